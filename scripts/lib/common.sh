@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the scripts in scripts/. Sourced, never executed.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${SW_BUILD:-$TOP/build}
+KSRC=${SW_KSRC:-$BUILD/linux}
+KOBJ=${SW_KOBJ:-$BUILD/obj}
+TARBALL=${SW_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+BASE_TAG=sched-wakeup-base
+SYNC_REF=refs/sched-wakeup/synced
+PROG=${PROG:-$(basename "$0")}
+SW_T0=${SW_T0:-$(date +%s)}
+
+die() {
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	exit 1
+}
+
+warn() {
+	printf '%s: warning: %s\n' "$PROG" "$*" >&2
+}
+
+info() {
+	printf '%s: %s\n' "$PROG" "$*"
+}
+
+elapsed() {
+	local s=$(($(date +%s) - SW_T0))
+	printf '%dm%02ds' $((s / 60)) $((s % 60))
+}
+
+# step I N TEXT: one progress line for a long job.
+step() {
+	printf '%s: [%s/%s] %s (%s elapsed)\n' "$PROG" "$1" "$2" "$3" "$(elapsed)"
+}
+
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			die "'$c' not found; run 'make deps' (scripts/deps) or install it"
+	done
+}
+
+need_root() {
+	[ "$(id -u)" = 0 ] || die "must run as root ($*)"
+}
+
+# base_version DIR: VERSION.PATCHLEVEL.SUBLEVEL of the kernel tree in DIR.
+base_version() {
+	awk -F' *= *' '/^VERSION =/ {v=$2} /^PATCHLEVEL =/ {p=$2}
+		/^SUBLEVEL =/ {s=$2; print v "." p "." s; exit}' "$1/Makefile"
+}
+
+# Fixed identity and timestamps so that commits and builds are reproducible.
+export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-Sun Nov 17 00:00:00 UTC 2024}
+SW_GIT_DATE='2024-11-17T00:00:00+0000'
+export KBUILD_BUILD_USER=${KBUILD_BUILD_USER:-sched-wakeup}
+export KBUILD_BUILD_HOST=${KBUILD_BUILD_HOST:-build}
+sw_git() {
+	git -c user.name="sched-wakeup tooling" -c user.email=tooling@sched-wakeup.invalid \
+		-c core.autocrlf=false -c advice.detachedHead=false "$@"
+}

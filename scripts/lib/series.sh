@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# Reading patches/series. Sourced, never executed.
+#
+# Format: one patch per line, in the order 'git am' applies them, optionally
+# followed by the new files (or new directories) that the same commit adds.
+# Those are kept as real files at their kernel path in this repository and are
+# left out of the exported patch. '#' starts a comment; '# base: X.Y.Z' names
+# the kernel the series was exported against.
+
+# series_entries FILE: print "patch [path...]" lines without comments.
+series_entries() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$1"
+}
+
+# series_base FILE: the base version recorded by the last export, if any.
+series_base() {
+	sed -n 's/^# base: *\([0-9.]*\).*/\1/p' "$1" | head -n 1
+}
+
+tarball_id() {
+	stat -L -c '%n %s %Y' "$TARBALL"
+}
+
+# inputs_id: a fingerprint of everything the tree is made from (the base,
+# the series and the new files), to tell when re-applying is needed.
+inputs_id() {
+	local line p
+	{
+		tarball_id
+		cat "$SERIES"
+		series_entries "$SERIES" | while read -r line; do
+			set -- $line
+			sha256sum "$PATCHES/$1"
+			shift
+			for p in "$@"; do
+				(cd "$NEWFROM" && find "$p" -type f -print0 | sort -z |
+					xargs -0r sha256sum)
+			done
+		done
+	} | sha256sum | cut -d' ' -f1
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# scripts/vm returns the guest command's exit status, 0 and non-zero, and
+# the guest can write to the results directory.
+. "$(dirname "$0")/lib.sh"
+need_kernel
+vm() { "$S/vm" --cpus 2 --sockets 1 --mem 512 --timeout 120 "$@"; }
+run_capture rc out vm --out "$TMP/res" -- 'echo hello from $(uname -r) > '"$TMP/res/hi"'; exit 0'
+[ "$rc" = 0 ] || fail "exit 0 came back as $rc: $out"
+grep -q "hello from" "$TMP/res/hi" || fail "the guest did not write the results directory"
+echo "exit 0 -> $rc; results directory written: $(cat "$TMP/res/hi")"
+run_capture rc out vm -- 'exit 7'
+[ "$rc" = 7 ] || fail "exit 7 came back as $rc: $out"
+echo "exit 7 -> $rc"
+run_capture rc out vm -- sh -c 'echo "two words"; exit 3'
+[ "$rc" = 3 ] || fail "argv form: exit 3 came back as $rc"
+grep -q "^two words" <<<"$out" || fail "argv form: output lost: $out"
+echo "argv form: exit 3 -> $rc, output kept"
+echo "$out" | grep '^vm:'

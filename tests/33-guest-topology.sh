@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The default guest has 8 CPUs in two 4-CPU LLCs, and every flag of the
+# series is listed in the features file and toggles both ways.
+. "$(dirname "$0")/lib.sh"
+need_kernel
+FLAGS="WA_IDLE_PREV IDLEST_UTIL NO_IDLEST_UTIL_LOCAL NO_TICK_INELIGIBLE NO_WAKEUP_INELIGIBLE"
+cat >"$TMP/guest.sh" <<GUEST
+set -e
+f=/sys/kernel/debug/sched/features
+echo "cpus: \$(nproc)"
+echo "llcs: \$(cat /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list | sort -u | paste -sd' ')"
+orig=\$(cat \$f)
+for want in $FLAGS; do
+	grep -qw "\$want" \$f || { echo "missing or wrong default: \$want"; exit 1; }
+	name=\${want#NO_}
+	for v in NO_\$name \$name \$want; do
+		echo \$v > \$f
+		grep -qw "\$v" \$f || { echo "write \$v did not take"; exit 1; }
+	done
+done
+[ "\$(cat \$f)" = "\$orig" ] || { echo "features not restored"; exit 1; }
+echo "flags: $FLAGS (defaults, toggled both ways)"
+GUEST
+run_capture rc out "$S/vm" --timeout 120 --out "$TMP" -- bash "$TMP/guest.sh"
+echo "$out"
+[ "$rc" = 0 ] || fail "guest check failed (exit $rc)"
+grep -q "^cpus: 8$" <<<"$out" || fail "not 8 CPUs"
+grep -q "^llcs: 0-3 4-7$" <<<"$out" || fail "not two 4-CPU LLCs"
