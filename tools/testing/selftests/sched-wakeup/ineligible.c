@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TICK_INELIGIBLE and WAKEUP_INELIGIBLE: two CPU-bound tasks share one CPU.
- * Without the flags the running one keeps the CPU for its whole slice, so
- * they switch once per base slice. With TICK_INELIGIBLE the first tick that
- * finds the runner past its share (ineligible) reschedules it: they switch
- * about once per tick. WAKEUP_INELIGIBLE does the same at wakeups that do
- * not preempt by themselves: a third task on that CPU sleeps on a periodic
- * timerfd and gives a wakeup every millisecond.
+ * TICK_INELIGIBLE and WAKEUP_INELIGIBLE: two CPU-bound threads ("hogs")
+ * share one CPU and count how often they hand it to each other. Without the
+ * flags the running hog keeps the CPU for its whole slice even after it has
+ * received more than its share, so they take turns about once per base
+ * slice. TICK_INELIGIBLE reschedules it at the first tick that finds it
+ * ineligible: about once per tick. WAKEUP_INELIGIBLE does so at wakeups that
+ * do not preempt by themselves; a third thread on the CPU provides them: it
+ * wakes from a 1 ms periodic timerfd, runs 100 us and sleeps again, at nice
+ * 10, so that it is rarely EEVDF's pick itself when it wakes (a nice-0
+ * sleeper is, and then the base kernel already reschedules).
  *
- * Each path is tested with the other flag off. The figure is how often the
- * hogs hand the CPU to each other, counted by the hogs themselves (a run of
- * the sleeper in between is not a handoff); with the flag on it must exceed
- * MIN_RATIO times one handoff per base slice, with the flag off stay below. Validity: both hogs got CPU time,
- * the hogs did switch with the flag off, and in the wakeup variants the
- * sleeper did wake about once per period. The tick must be well below the
- * base slice (HZ=1000: 1 ms vs 3 ms on 8 CPUs), or the two behaviours are
+ * Each path is tested with the other flag off, in rounds that alternate the
+ * flag off and on inside one run, so that machine noise hits both alike.
+ * Every round with the flag on must show more handoffs than every round
+ * with it off, and the mean must rise by the variant's min_ratio (x1.5 for
+ * the tick, x1.15 for wakeups, whose effect is smaller: the sleeper is
+ * often queued, not waking). For the tick path the absolute model is
+ * checked too: at most 1.5 handoffs per slice when off, at least that when
+ * on. Validity: both hogs got CPU time and took
+ * turns; the sleeper woke often enough. The tick must be below half the
+ * base slice (HZ=1000: 1 ms vs 2.8-3 ms on 8 CPUs), or both behaviours are
  * the same and the test skips.
  */
 #include <errno.h>
@@ -24,15 +30,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
 #include "sched_wakeup.h"
 
-#define RUN_NS		2000000000LL
+#define ROUNDS		4
+#define ROUND_NS	1000000000LL
 #define PERIOD_NS	1000000LL
-#define MIN_RATIO	1.5
+#define SLEEPER_RUN_NS	100000LL
+#define SLEEPER_NICE	10
 
 static const char *const flags[] = { "TICK_INELIGIBLE", "WAKEUP_INELIGIBLE", NULL };
 
@@ -49,15 +58,12 @@ struct hog {
 	pid_t tid;
 	struct shared *sh;
 	long handoffs;		/* times this hog took the CPU from the other */
-	long long cpu_ns;
-	struct sw_stats before, after;
 };
 
 static void *hog(void *arg)
 {
 	struct hog *h = arg;
 	struct shared *sh = h->sh;
-	struct timespec ts;
 
 	h->tid = sw_gettid();
 	if (sw_pin(0, h->cpu))
@@ -70,8 +76,6 @@ static void *hog(void *arg)
 		if (atomic_load(&sh->measuring))
 			h->handoffs++;
 	}
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	h->cpu_ns = ts.tv_sec * 1000000000LL + ts.tv_nsec;
 	return NULL;
 }
 
@@ -89,10 +93,14 @@ static void *sleeper(void *arg)
 	fd = timerfd_create(CLOCK_MONOTONIC, 0);
 	if (fd < 0 || sw_pin(0, h->cpu) || timerfd_settime(fd, 0, &its, NULL))
 		return NULL;
+	if (setpriority(PRIO_PROCESS, 0, SLEEPER_NICE))
+		return NULL;
 	atomic_fetch_add(&h->sh->ready, 1);
-	while (!atomic_load(&h->sh->stop))
+	while (!atomic_load(&h->sh->stop)) {
 		if (read(fd, &n, sizeof(n)) != sizeof(n))
 			break;
+		sw_spin_ns(SLEEPER_RUN_NS);
+	}
 	close(fd);
 	return NULL;
 }
@@ -110,8 +118,7 @@ static long measure_hz(void)
 		if (!f)
 			return -1;
 		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "  .jiffies : %lld", j) == 1 ||
-			    sscanf(line, " .jiffies%*[ ]: %lld", j) == 1)
+			if (sscanf(line, "jiffies%*[ ]: %lld", j) == 1)
 				break;
 		fclose(f);
 		if (!pass)
@@ -131,24 +138,19 @@ FIXTURE(ineligible) {
 FIXTURE_VARIANT(ineligible) {
 	const char *flag;	/* the path under test */
 	const char *other;	/* the other path, kept off */
-	bool on;
 	bool wakeups;		/* run the periodic sleeper */
+	double min_ratio;	/* mean on / mean off at least */
+	bool model;		/* also check against one handoff per slice */
 };
 
-FIXTURE_VARIANT_ADD(ineligible, tick_on) {
-	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE", .on = true,
+FIXTURE_VARIANT_ADD(ineligible, tick) {
+	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE",
+	.min_ratio = 1.5, .model = true,
 };
 
-FIXTURE_VARIANT_ADD(ineligible, tick_off) {
-	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE", .on = false,
-};
-
-FIXTURE_VARIANT_ADD(ineligible, wakeup_on) {
-	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE", .on = true, .wakeups = true,
-};
-
-FIXTURE_VARIANT_ADD(ineligible, wakeup_off) {
-	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE", .on = false, .wakeups = true,
+FIXTURE_VARIANT_ADD(ineligible, wakeup) {
+	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE", .wakeups = true,
+	.min_ratio = 1.15,
 };
 
 FIXTURE_SETUP(ineligible)
@@ -165,11 +167,12 @@ FIXTURE_SETUP(ineligible)
 	if (self->hz <= 0 || self->slice_ns <= 0)
 		SKIP(return, "cannot read HZ or base_slice_ns from /sys/kernel/debug/sched");
 	if (self->slice_ns < 2 * 1000000000LL / self->hz)
-		SKIP(return, "tick (HZ=%ld) is not below half the base slice (%ld ns): nothing to tell apart",
+		SKIP(return,
+		     "tick (HZ=%ld) is not below half the base slice (%ld ns): nothing to tell apart",
 		     self->hz, self->slice_ns);
 	ASSERT_EQ(0, sw_sysctl_set(SW_SCHEDSTATS, 1));
 	ASSERT_EQ(0, sw_feature_set(variant->other, false));
-	ASSERT_EQ(0, sw_feature_set(variant->flag, variant->on));
+	ASSERT_EQ(0, sw_feature_set(variant->flag, false));
 	TH_LOG("features: %s", sw_features_line());
 }
 
@@ -178,14 +181,56 @@ FIXTURE_TEARDOWN(ineligible)
 	sw_restore();
 }
 
-TEST_F_TIMEOUT(ineligible, preemptions, 60)
+struct round {
+	double rate;		/* hog-to-hog handoffs per second */
+	long inv;		/* hogs' involuntary switches */
+	long wakeups;		/* sleeper wakeups */
+	long long hog_ns[2];	/* CPU time of each hog */
+};
+
+static int measure(struct hog *h, int n, struct shared *sh, struct round *r)
+{
+	struct sw_stats before[3], after[3];
+	long long t0, t1, cpu0[2];
+	long handoffs = 0;
+	int i;
+
+	usleep(100000);		/* let the new setting act on fresh slices */
+	for (i = 0; i < 2; i++)
+		h[i].handoffs = 0;
+	for (i = 0; i < n; i++)
+		if (sw_stats(h[i].tid, &before[i]))
+			return -1;
+	for (i = 0; i < 2; i++)
+		cpu0[i] = before[i].sum_exec_ns;
+	t0 = sw_now_ns();
+	atomic_store(&sh->measuring, true);
+	usleep(ROUND_NS / 1000);
+	atomic_store(&sh->measuring, false);
+	t1 = sw_now_ns();
+	for (i = 0; i < n; i++)
+		if (sw_stats(h[i].tid, &after[i]))
+			return -1;
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < 2; i++) {
+		handoffs += h[i].handoffs;
+		r->inv += after[i].involuntary - before[i].involuntary;
+		r->hog_ns[i] = after[i].sum_exec_ns - cpu0[i];
+	}
+	if (n > 2)
+		r->wakeups = after[2].nr_wakeups - before[2].nr_wakeups;
+	r->rate = handoffs * 1e9 / (t1 - t0);
+	return 0;
+}
+
+TEST_F_TIMEOUT(ineligible, handoffs, 120)
 {
 	static struct shared sh;
+	struct round off[ROUNDS], on[ROUNDS];
 	struct hog h[3] = { 0 };
-	int i, n = variant->wakeups ? 3 : 2;
-	long inv = 0, handoffs = 0, sleeper_wakeups = 0;
-	long long t0, t1, minutil;
-	double rate, slice_rate = 1e9 / self->slice_ns;
+	int i, r, n = variant->wakeups ? 3 : 2;
+	double min_on = 1e18, max_off = 0, mean_on = 0, mean_off = 0;
+	double slice_rate = 1e9 / self->slice_ns;
 
 	memset(&sh, 0, sizeof(sh));
 	for (i = 0; i < n; i++) {
@@ -196,53 +241,58 @@ TEST_F_TIMEOUT(ineligible, preemptions, 60)
 	}
 	while (atomic_load(&sh.ready) < n)
 		usleep(1000);
-	usleep(200000);		/* settle: both hogs on the CPU, lags mixed */
-	for (i = 0; i < n; i++)
-		ASSERT_EQ(0, sw_stats(h[i].tid, &h[i].before));
-	t0 = sw_now_ns();
-	atomic_store(&sh.measuring, true);
-	usleep(RUN_NS / 1000);
-	atomic_store(&sh.measuring, false);
-	t1 = sw_now_ns();
-	for (i = 0; i < n; i++)
-		ASSERT_EQ(0, sw_stats(h[i].tid, &h[i].after));
+
+	for (r = 0; r < ROUNDS; r++) {
+		ASSERT_EQ(0, sw_feature_set(variant->flag, false));
+		ASSERT_EQ(0, measure(h, n, &sh, &off[r]));
+		ASSERT_EQ(0, sw_feature_set(variant->flag, true));
+		ASSERT_EQ(0, measure(h, n, &sh, &on[r]));
+	}
+	ASSERT_EQ(0, sw_feature_set(variant->flag, false));
 	atomic_store(&sh.stop, true);
 	for (i = 0; i < n; i++)
 		pthread_join(h[i].t, NULL);
 
-	for (i = 0; i < 2; i++) {
-		inv += h[i].after.involuntary - h[i].before.involuntary;
-		handoffs += h[i].handoffs;
-	}
-	if (variant->wakeups)
-		sleeper_wakeups = h[2].after.nr_wakeups - h[2].before.nr_wakeups;
-	rate = handoffs * 1e9 / (t1 - t0);
-	minutil = h[0].cpu_ns < h[1].cpu_ns ? h[0].cpu_ns : h[1].cpu_ns;
-	TH_LOG("%s=%s cpu%d HZ=%ld base_slice=%ld ns, %.2f s: hog-to-hog handoffs %ld (%.0f/s; one per slice: %.0f/s), hogs' involuntary switches %ld, sleeper wakeups %ld, hog CPU time %.2f s + %.2f s",
-	       variant->flag, variant->on ? "on" : "off", self->cpu, self->hz, self->slice_ns,
-	       (t1 - t0) / 1e9, handoffs, rate, slice_rate, inv, sleeper_wakeups,
-	       h[0].cpu_ns / 1e9, h[1].cpu_ns / 1e9);
+	TH_LOG("%s on cpu%d, HZ=%ld, base_slice=%ld ns (one handoff per slice: %.0f/s)",
+	       variant->flag, self->cpu, self->hz, self->slice_ns, slice_rate);
+	TH_LOG("per round: hog-to-hog handoffs, hogs' involuntary switches,");
+	TH_LOG("           sleeper wakeups, CPU time of each hog");
+	for (r = 0; r < ROUNDS; r++) {
+		struct round *x[2] = { &off[r], &on[r] };
 
-	/* Validity: the hogs shared the CPU and took turns. */
-	ASSERT_GT(minutil, (t1 - t0) / 10) {
-		TH_LOG("one hog hardly ran: they did not share cpu%d", self->cpu);
+		for (i = 0; i < 2; i++)
+			TH_LOG("  round %d %-3s: %5.0f/s, %5ld, %5ld, %.2f+%.2f s",
+			       r + 1, i ? "on" : "off", x[i]->rate, x[i]->inv, x[i]->wakeups,
+			       x[i]->hog_ns[0] / 1e9, x[i]->hog_ns[1] / 1e9);
+		mean_off += off[r].rate / ROUNDS;
+		mean_on += on[r].rate / ROUNDS;
+		if (off[r].rate > max_off)
+			max_off = off[r].rate;
+		if (on[r].rate < min_on)
+			min_on = on[r].rate;
 	}
-	ASSERT_GT(handoffs, 0);
-	if (variant->wakeups)
-		ASSERT_GT(sleeper_wakeups * PERIOD_NS * 4, t1 - t0) {
-			TH_LOG("the sleeper woke %ld times, not about every %lld ns",
-			       sleeper_wakeups, PERIOD_NS);
+	TH_LOG("mean handoffs: off %.0f/s, on %.0f/s (x%.2f; want >= x%.1f)",
+	       mean_off, mean_on, mean_on / (mean_off ? mean_off : 1), variant->min_ratio);
+
+	/* Validity: in every round both hogs ran, took turns, got wakeups. */
+	for (r = 0; r < ROUNDS; r++) {
+		struct round *x[2] = { &off[r], &on[r] };
+
+		for (i = 0; i < 2; i++) {
+			ASSERT_GT(x[i]->hog_ns[0], ROUND_NS / 10);
+			ASSERT_GT(x[i]->hog_ns[1], ROUND_NS / 10);
+			ASSERT_GT(x[i]->rate, 0);
+			if (variant->wakeups)
+				ASSERT_GT(x[i]->wakeups * PERIOD_NS * 10, ROUND_NS);
 		}
+	}
 
-	/*
-	 * Without the flag the hogs take turns about once per slice; with it
-	 * about once per tick (or wakeup period), at least MIN_RATIO times as
-	 * often.
-	 */
-	if (variant->on) {
-		EXPECT_GE(rate, MIN_RATIO * slice_rate);
-	} else {
-		EXPECT_LE(rate, MIN_RATIO * slice_rate);
+	/* The prediction, in both directions. */
+	EXPECT_GT(min_on, max_off);
+	EXPECT_GE(mean_on, variant->min_ratio * mean_off);
+	if (variant->model) {
+		EXPECT_LE(max_off, variant->min_ratio * slice_rate);
+		EXPECT_GE(min_on, variant->min_ratio * slice_rate);
 	}
 }
 

@@ -9,6 +9,7 @@
  * nothing changed.
  */
 #include "sched_wakeup.h"
+#include "../kselftest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -118,7 +119,8 @@ int sw_feature_set(const char *name, bool on)
 
 	snprintf(tok, sizeof(tok), "%s%s", on ? "" : "NO_", name);
 	if (write_str(SW_FEATURES, tok)) {
-		fprintf(stderr, "# writing %s to %s failed: %s\n", tok, SW_FEATURES, strerror(errno));
+		fprintf(stderr, "# writing %s to %s failed: %s\n", tok, SW_FEATURES,
+			strerror(errno));
 		return -1;
 	}
 	st = feature_state(sw_features_line(), name);
@@ -195,7 +197,7 @@ __attribute__((constructor)) static void sw_guard(void)
 	saved_timer_migr = sw_sysctl_get(SW_TIMER_MIGR);
 	atexit(sw_restore);
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
 }
 
@@ -345,12 +347,18 @@ int sw_stats(pid_t tid, struct sw_stats *st)
 		return -1;
 	memset(st, 0, sizeof(*st));
 	while (fgets(line, sizeof(line), f)) {
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(keys); i++) {
 			if (strncmp(line, keys[i].key, strlen(keys[i].key)))
 				continue;
 			v = strchr(line, ':');
 			if (v)
 				*(long *)((char *)st + keys[i].off) = strtol(v + 1, NULL, 10);
+		}
+		/* Printed in ms with six decimals. */
+		if (!strncmp(line, "se.sum_exec_runtime ", 20)) {
+			v = strchr(line, ':');
+			if (v)
+				st->sum_exec_ns = strtod(v + 1, NULL) * 1e6;
 		}
 	}
 	fclose(f);
@@ -367,7 +375,8 @@ int sw_cpu_util(long *util, int nr)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "cfs_rq[%d]:/%*[\n]", &c) == 1 && !strcmp(strchr(line, ':'), ":/\n"))
+		/* The root cfs_rq of each CPU is "cfs_rq[N]:/". */
+		if (sscanf(line, "cfs_rq[%d]:", &c) == 1 && !strcmp(strchr(line, ':'), ":/\n"))
 			cpu = c;
 		else if (!strncmp(line, "cfs_rq[", 7))
 			cpu = -1;

@@ -31,6 +31,7 @@ struct sw_stats {
 	long nr_migrations;
 	long voluntary;
 	long involuntary;
+	long long sum_exec_ns;
 };
 
 /*
