@@ -23,7 +23,8 @@ grep -qF -- "-smp 8,sockets=1,cores=4,threads=2" <<<"$cmd" || fail "SMT topology
 echo "dry runs: default, NUMA and SMT command lines as expected"
 
 bad() {
-	run_capture rc out vm "$@" -- true
+	out=$(vm "$@" -- true 2>&1)
+rc=$?
 	[ "$rc" = 2 ] || fail "vm $* exited $rc, want 2"
 	[ "$(echo "$out" | wc -l)" = 1 ] || fail "vm $* printed more than one line: $out"
 	grep -q "^vm: error: " <<<"$out" || fail "vm $*: no error line: $out"

@@ -4,14 +4,17 @@
 . "$(dirname "$0")/lib.sh"
 need_kernel
 vm() { "$S/vm" --cpus 2 --sockets 1 --mem 512 --timeout 120 "$@"; }
-run_capture rc out vm --out "$TMP/res" -- 'echo hello from $(uname -r) > '"$TMP/res/hi"'; exit 0'
+out=$(vm --out "$TMP/res" -- 'echo hello from $(uname -r) > '"$TMP/res/hi"'; exit 0' 2>&1)
+rc=$?
 [ "$rc" = 0 ] || fail "exit 0 came back as $rc: $out"
 grep -q "hello from" "$TMP/res/hi" || fail "the guest did not write the results directory"
 echo "exit 0 -> $rc; results directory written: $(cat "$TMP/res/hi")"
-run_capture rc out vm -- 'exit 7'
+out=$(vm -- 'exit 7' 2>&1)
+rc=$?
 [ "$rc" = 7 ] || fail "exit 7 came back as $rc: $out"
 echo "exit 7 -> $rc"
-run_capture rc out vm -- sh -c 'echo "two words"; exit 3'
+out=$(vm -- sh -c 'echo "two words"; exit 3' 2>&1)
+rc=$?
 [ "$rc" = 3 ] || fail "argv form: exit 3 came back as $rc"
 grep -q "^two words" <<<"$out" || fail "argv form: output lost: $out"
 echo "argv form: exit 3 -> $rc, output kept"

@@ -21,7 +21,8 @@ done
 [ "\$(cat \$f)" = "\$orig" ] || { echo "features not restored"; exit 1; }
 echo "flags: $FLAGS (defaults, toggled both ways)"
 GUEST
-run_capture rc out "$S/vm" --timeout 120 --out "$TMP" -- bash "$TMP/guest.sh"
+out=$("$S/vm" --timeout 120 --out "$TMP" -- bash "$TMP/guest.sh" 2>&1)
+rc=$?
 echo "$out"
 [ "$rc" = 0 ] || fail "guest check failed (exit $rc)"
 grep -q "^cpus: 8$" <<<"$out" || fail "not 8 CPUs"

@@ -22,10 +22,17 @@ need_kernel() {
 	[ -r "$KOBJ/arch/x86/boot/bzImage" ] || fail "no $KOBJ/arch/x86/boot/bzImage (the kernel build test failed)"
 }
 
-# run_capture RCVAR OUTVAR CMD...: run CMD, keep its exit status and output.
-run_capture() {
-	local -n _rc=$1 _out=$2
-	shift 2
-	_out=$("$@" 2>&1)
-	_rc=$?
+# run_selftests CPUS SOCKETS: build the sched-wakeup selftests and run them
+# all in a guest of that topology, through the report scripts/run uses. The
+# guest fails when a test fails or the features line is not restored; the
+# runner fails on any kernel error on the console.
+run_selftests() {
+	local st=$KSRC/tools/testing/selftests/sched-wakeup rc
+	need_kernel
+	[ -f "$st/Makefile" ] || fail "no selftests in $KSRC"
+	make -s -C "$st" >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log"; fail "selftests do not build"; }
+	"$S/vm" --cpus "$1" --sockets "$2" --timeout 900 --out "$TMP" -- \
+		bash "$S/lib/guest-report" "$TMP" "$st"
+	rc=$?
+	[ "$rc" = 0 ] || fail "selftests failed in the $1-CPU guest (exit $rc)"
 }

@@ -57,6 +57,14 @@ export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-Sun Nov 17 00:00:00 UTC 
 SW_GIT_DATE='2024-11-17T00:00:00+0000'
 export KBUILD_BUILD_USER=${KBUILD_BUILD_USER:-sched-wakeup}
 export KBUILD_BUILD_HOST=${KBUILD_BUILD_HOST:-build}
+# A make that runs the kernel's or the selftests' build must not inherit the
+# flags of 'make -s check' (a silent build shows no progress) or its jobserver.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
+# ccache hits across checkouts in different folders (CI clones afresh):
+# absolute paths below the checkout are hashed as relative ones.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
+
 sw_git() {
 	git -c user.name="sched-wakeup tooling" -c user.email=tooling@sched-wakeup.invalid \
 		-c core.autocrlf=false -c advice.detachedHead=false "$@"

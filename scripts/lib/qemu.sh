@@ -12,7 +12,7 @@
 # topology cannot be built; nothing otherwise.
 vm_check_topology() {
 	local v
-	for v in VM_CPUS VM_SOCKETS VM_CORES VM_THREADS VM_NODES VM_MEM; do
+	for v in VM_CPUS VM_SOCKETS VM_THREADS VM_CORES VM_NODES VM_MEM; do
 		case ${!v} in
 		'' | *[!0-9]* | 0*)
 			[ "$v" = VM_NODES ] && [ "${!v}" = 0 ] && continue

@@ -274,7 +274,7 @@ TEST_F_TIMEOUT(ineligible, handoffs, 120)
 			min_on = on[r].rate;
 		wins += on[r].rate > off[r].rate;
 	}
-	TH_LOG("mean handoffs: off %.0f/s, on %.0f/s (x%.2f; want >= x%.1f)",
+	TH_LOG("mean handoffs: off %.0f/s, on %.0f/s (x%.2f; want >= x%.2f)",
 	       mean_off, mean_on, mean_on / (mean_off ? mean_off : 1), variant->min_ratio);
 
 	/* Validity: in every round both hogs ran, took turns, got wakeups. */

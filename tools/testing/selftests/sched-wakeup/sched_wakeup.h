@@ -7,7 +7,9 @@
 #ifndef SCHED_WAKEUP_H
 #define SCHED_WAKEUP_H
 
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
