@@ -42,13 +42,12 @@
 /*
  * Share of forks that must land where the flag predicts. A tie needs every
  * CPU of two groups to be exactly as idle as planned at the instant of the
- * fork; under TCG a kworker or a late vCPU breaks it in up to a third of
- * the forks (21 to 29 of 30 seen), while with the flag on the outcome was 27
- * to 30 of 30, and 0 to 3 of 30 in the other group. OFF_PCT still tells
- * the two behaviours apart by a wide margin.
+ * fork, and a stray task breaks it; with the children parked, 10 runs under
+ * TCG kept the tie in 26 to 30 of 30 forks, and the flag on moved 29 to 30
+ * of 30. OFF_PCT leaves room for a stray task or two.
  */
 #define ON_PCT		90
-#define OFF_PCT		60
+#define OFF_PCT		80
 #define WRONG_PCT	10
 
 /*
