@@ -24,12 +24,12 @@ n=$(git -C "$KSRC" diff --numstat -- "$F" | cut -f1)
 cp "$KOBJ/arch/x86/boot/bzImage" "$TMP/broken-bzImage"
 echo "built a kernel whose five flags do nothing"
 
-# expect CPUS SOCKETS "test:ok|fail ...": run the tests, compare results.
+# expect CPUS SOCKETS "TEST..." "test:ok|fail ...": run the tests, compare.
 expect() {
-	local cpus=$1 sockets=$2 want=$3 t res got bad=0
+	local cpus=$1 sockets=$2 tests=$3 want=$4 t res got bad=0
 	"$S/vm" --kernel "$TMP/broken-bzImage" --cpus "$cpus" --sockets "$sockets" \
 		--timeout 900 --quiet --out "$TMP" -- \
-		bash -c "cd $ST && for t in wa_idle_prev idlest_util ineligible; do ./\$t > $TMP/\$t-$cpus.tap 2>&1; done; true" ||
+		bash -c "cd $ST && for t in $tests; do ./\$t > $TMP/\$t-$cpus.tap 2>&1; done; true" ||
 		fail "the broken kernel's guest failed"
 	for t in $want; do
 		res=${t#*:}
@@ -42,7 +42,7 @@ expect() {
 	grep -h -E "woke on|L2\+|in L0|mean handoffs" "$TMP"/*-"$cpus".tap | sed 's/^# [^:]*:[0-9]*:[^:]*:/    /'
 	[ $bad = 0 ] || fail "the selftests did not catch a broken flag as predicted"
 }
-expect 8 2 "wa_idle_prev.on.placement:ok wa_idle_prev.off.placement:fail
+expect 8 2 "wa_idle_prev idlest_util ineligible" "wa_idle_prev.on.placement:ok wa_idle_prev.off.placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:ok
 	ineligible.tick.handoffs:fail ineligible.wakeup.handoffs:fail"
-expect 6 3 "idlest_util.on.fork_placement:ok idlest_util.off.fork_placement:fail"
+expect 6 3 idlest_util "idlest_util.on.fork_placement:ok idlest_util.off.fork_placement:fail"

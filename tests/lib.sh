@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Helpers for the tests in tests/. Sourced by each test.
 set -uo pipefail
 PROG=$(basename "$0" .sh)
@@ -22,8 +23,9 @@ need_kernel() {
 	[ -r "$KOBJ/arch/x86/boot/bzImage" ] || fail "no $KOBJ/arch/x86/boot/bzImage (the kernel build test failed)"
 }
 
-# run_selftests CPUS SOCKETS: build the sched-wakeup selftests and run them
-# all in a guest of that topology, through the report scripts/run uses. The
+# run_selftests CPUS SOCKETS [TEST...]: build the sched-wakeup selftests and
+# run them (default: all) in a guest of that topology, through the report
+# scripts/run uses. The
 # guest fails when a test fails or the features line is not restored; the
 # runner fails on any kernel error on the console.
 run_selftests() {
@@ -32,7 +34,7 @@ run_selftests() {
 	[ -f "$st/Makefile" ] || fail "no selftests in $KSRC"
 	make -s -C "$st" >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log"; fail "selftests do not build"; }
 	"$S/vm" --cpus "$1" --sockets "$2" --timeout 900 --out "$TMP" -- \
-		bash "$S/lib/guest-report" "$TMP" "$st"
+		bash "$S/lib/guest-report" "$TMP" "$st" "${@:3}"
 	rc=$?
 	[ "$rc" = 0 ] || fail "selftests failed in the $1-CPU guest (exit $rc)"
 }

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The QEMU command line of scripts/vm, built from variables and nothing else,
 # so that --dry-run and the tests see exactly what would run. Sourced.
 #
@@ -56,7 +57,7 @@ vm_build_cmd() {
 	if [ "$VM_ACCEL" = kvm ]; then
 		QEMU_CMD+=(-accel kvm -cpu "host${VM_AMD:+,topoext=on}")
 	else
-		QEMU_CMD+=(-accel tcg,thread=multi -cpu max)
+		QEMU_CMD+=(-accel "tcg,thread=multi" -cpu max)
 	fi
 	QEMU_CMD+=(-smp "$VM_CPUS,sockets=$VM_SOCKETS,cores=$VM_CORES,threads=$VM_THREADS"
 		-m "$VM_MEM")
@@ -74,13 +75,13 @@ vm_build_cmd() {
 		-chardev "file,id=console,path=$VM_RUN/console.log" -serial chardev:console
 		-chardev "file,id=output,path=$VM_RUN/output.log" -serial chardev:output
 		-chardev "file,id=status,path=$VM_RUN/status" -serial chardev:status
-		-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
-		-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
+		-fsdev "local,id=root,path=/,security_model=none,readonly=on,multidevs=remap"
+		-device "virtio-9p-pci,fsdev=root,mount_tag=/dev/root"
 		-fsdev "local,id=run,path=$VM_RUN,security_model=none,multidevs=remap"
-		-device virtio-9p-pci,fsdev=run,mount_tag=swrun)
+		-device "virtio-9p-pci,fsdev=run,mount_tag=swrun")
 	if [ -n "$VM_OUT" ]; then
 		QEMU_CMD+=(-fsdev "local,id=out,path=$VM_OUT,security_model=none,multidevs=remap"
-			-device virtio-9p-pci,fsdev=out,mount_tag=swout)
+			-device "virtio-9p-pci,fsdev=out,mount_tag=swout")
 	fi
 }
 

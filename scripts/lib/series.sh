@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Reading patches/series. Sourced, never executed.
 #
 # Format: one patch per line, in the order 'git am' applies them, optionally

@@ -3,10 +3,13 @@
  * Helpers shared by the sched-wakeup selftests.
  *
  * The tests flip global knobs. The state at program start is saved by a
- * constructor in the top-level process, and written back from an atexit()
- * handler and from SIGINT/SIGTERM/SIGHUP/SIGQUIT handlers of that process,
- * so an interrupted run, or a test child the harness kills on timeout, leaves
- * nothing changed.
+ * constructor in the top-level process and written back by every test's
+ * teardown, by an atexit() handler, and by SIGINT/SIGTERM/SIGHUP/SIGQUIT
+ * handlers, which the harness' forked test processes inherit. A test process
+ * also gets SIGTERM when the top-level one dies (PR_SET_PDEATHSIG), since it
+ * runs in a process group of its own that a Ctrl-C does not reach. So an
+ * interrupted run, or a test the harness kills on timeout, leaves nothing
+ * changed.
  */
 #include "sched_wakeup.h"
 #include "../kselftest.h"
@@ -17,13 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 static char saved_features[4096];
 static long saved_schedstats = -1, saved_timer_migr = -1;
-static pid_t guard_pid;
 static char line_buf[4096];
 
 pid_t sw_gettid(void)
@@ -158,8 +161,6 @@ void sw_restore(void)
 	char buf[4096], cur[4096], *tok, *save;
 	char num[32];
 
-	if (getpid() != guard_pid)
-		return;
 	if (saved_features[0] && read_file(SW_FEATURES, cur, sizeof(cur)) >= 0 &&
 	    strcmp(cur, saved_features)) {
 		memcpy(buf, saved_features, sizeof(buf));
@@ -190,7 +191,6 @@ __attribute__((constructor)) static void sw_guard(void)
 	struct sigaction sa = { .sa_handler = restore_on_signal };
 	unsigned int i;
 
-	guard_pid = getpid();
 	if (read_file(SW_FEATURES, saved_features, sizeof(saved_features)) < 0)
 		saved_features[0] = '\0';
 	saved_schedstats = sw_sysctl_get(SW_SCHEDSTATS);
@@ -206,6 +206,8 @@ const char *sw_need(const char *const *flags)
 	static char why[256];
 	const char *line;
 
+	/* In a test process: follow the top-level process when it dies. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (geteuid())
 		return "must run as root (writes sched features)";
 	if (access(SW_FEATURES, W_OK))

@@ -37,8 +37,9 @@ struct sw_stats {
 };
 
 /*
- * Returns NULL when the test can run, else the reason to skip: not root, no
- * features file, or a flag missing (a kernel without the series).
+ * Call first in every fixture setup. Returns NULL when the test can run, else
+ * the reason to skip: not root, no features file, or a flag missing (a kernel
+ * without the series).
  */
 const char *sw_need(const char *const *flags);
 
