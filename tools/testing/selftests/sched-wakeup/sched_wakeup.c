@@ -5,22 +5,24 @@
  * The tests flip global knobs. The state at program start is saved by a
  * constructor in the top-level process and written back by every test's
  * teardown, by an atexit() handler, and by SIGINT/SIGTERM/SIGHUP/SIGQUIT
- * handlers, which the harness' forked test processes inherit. A test process
- * also gets SIGTERM when the top-level one dies (PR_SET_PDEATHSIG), since it
- * runs in a process group of its own that a Ctrl-C does not reach. So an
- * interrupted run, or a test the harness kills on timeout, leaves nothing
- * changed.
+ * handlers, which the harness' forked test processes inherit. A test
+ * process runs in a process group of its own, which a Ctrl-C or a kill of
+ * the top-level process does not reach, two forks below the top-level one:
+ * a watcher thread in it, asleep on a pidfd of the top-level process,
+ * restores and ends it once that process is gone. So an interrupted run, or a test the harness kills on timeout,
+ * leaves nothing changed.
  */
 #include "sched_wakeup.h"
 #include "../kselftest.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +30,7 @@
 static char saved_features[4096];
 static long saved_schedstats = -1, saved_timer_migr = -1;
 static char line_buf[4096];
+static pid_t top_pid;
 
 pid_t sw_gettid(void)
 {
@@ -191,6 +194,7 @@ __attribute__((constructor)) static void sw_guard(void)
 	struct sigaction sa = { .sa_handler = restore_on_signal };
 	unsigned int i;
 
+	top_pid = getpid();
 	if (read_file(SW_FEATURES, saved_features, sizeof(saved_features)) < 0)
 		saved_features[0] = '\0';
 	saved_schedstats = sw_sysctl_get(SW_SCHEDSTATS);
@@ -201,13 +205,35 @@ __attribute__((constructor)) static void sw_guard(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+/*
+ * Blocks until the top-level process has exited (its pidfd turns readable),
+ * then restores and ends this test process. Sleeping in poll(), it never
+ * wakes up before that, so it cannot disturb a placement under test.
+ */
+static void *watch_top(void *arg)
+{
+	struct pollfd pfd = { .fd = (int)(long)arg, .events = POLLIN };
+
+	while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+		;
+	sw_restore();
+	_exit(1);
+	return NULL;
+}
+
 const char *sw_need(const char *const *flags)
 {
 	static char why[256];
 	const char *line;
+	pthread_t t;
+	long fd;
 
-	/* In a test process: follow the top-level process when it dies. */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	/* In a test process: restore and end when the top-level one is gone. */
+	if (getpid() != top_pid) {
+		fd = syscall(SYS_pidfd_open, top_pid, 0);
+		if (fd >= 0 && !pthread_create(&t, NULL, watch_top, (void *)fd))
+			pthread_detach(t);
+	}
 	if (geteuid())
 		return "must run as root (writes sched features)";
 	if (access(SW_FEATURES, W_OK))
