@@ -9,8 +9,8 @@
  * process runs in a process group of its own, which a Ctrl-C or a kill of
  * the top-level process does not reach, two forks below the top-level one:
  * a watcher thread in it, asleep on a pidfd of the top-level process,
- * restores and ends it once that process is gone. So an interrupted run, or a test the harness kills on timeout,
- * leaves nothing changed.
+ * restores and ends it once that process is gone. So an interrupted run,
+ * or a test the harness kills on timeout, leaves nothing changed.
  */
 #include "sched_wakeup.h"
 #include "../kselftest.h"
