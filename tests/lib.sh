@@ -38,3 +38,19 @@ run_selftests() {
 	rc=$?
 	[ "$rc" = 0 ] || fail "selftests failed in the $1-CPU guest (exit $rc)"
 }
+
+# vm_fails RC REGEX MAXSECS VM-ARGS...: scripts/vm must exit RC within
+# MAXSECS seconds, its last line matching REGEX (the one-line diagnosis).
+vm_fails() {
+	local want=$1 re=$2 max=$3 t0 dt out rc
+	shift 3
+	t0=$(date +%s)
+	out=$("$S/vm" "$@" 2>&1)
+	rc=$?
+	dt=$(($(date +%s) - t0))
+	echo "$out" | tail -n 1
+	[ "$rc" = "$want" ] || fail "exit $rc, want $want"
+	echo "$out" | tail -n 1 | grep -qE "$re" || fail "last line does not say /$re/"
+	[ "$dt" -lt "$max" ] || fail "took ${dt}s, limit ${max}s"
+	echo "  (exit $rc after ${dt}s)"
+}
