@@ -16,11 +16,12 @@
  * Tick: every round with the flag on must show more handoffs than every
  * round with it off, the mean must rise 1.5 times, and 1.5 handoffs per
  * base slice must separate off from on. Wakeups, whose effect is smaller
- * (the sleeper is often queued, not waking): the on round must beat the
- * off round before it in 3 of 4 pairs and the mean must rise by 5%. In 20
- * runs under TCG the mean rose x2.43 to x2.86 (tick), x1.08 to x1.84
- * (wakeups). Validity: both hogs got CPU time and took turns; the sleeper
- * woke often enough. The tick must be below half the base slice (HZ=1000:
+ * (the sleeper is often queued, not waking): pass when the on round beats
+ * the off round before it in 3 of 4 pairs and the mean rises by 25%, fail
+ * when on does not beat off at all, else skip as inconclusive. In 20 runs
+ * under TCG the mean rose x2.43 to x2.86 (tick), x1.08 to x1.84 (wakeups);
+ * without the flag's code, noise reached x1.14. Validity: both hogs got
+ * CPU time and took turns; the sleeper woke often enough. The tick must be below half the base slice (HZ=1000:
  * 1 ms vs 2.8-3 ms on 8 CPUs), or both behaviours are the same and the test
  * skips.
  */
@@ -152,7 +153,7 @@ FIXTURE_VARIANT_ADD(ineligible, tick) {
 
 FIXTURE_VARIANT_ADD(ineligible, wakeup) {
 	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE", .wakeups = true,
-	.min_ratio = 1.05, .min_wins = ROUNDS - 1,
+	.min_ratio = 1.25, .min_wins = ROUNDS - 1,
 };
 
 FIXTURE_SETUP(ineligible)
@@ -290,7 +291,23 @@ TEST_F_TIMEOUT(ineligible, handoffs, 120)
 		}
 	}
 
-	/* The prediction, in both directions. */
+	/*
+	 * Wakeups: the effect is small and noisy under emulation. On a kernel
+	 * whose flag did nothing, noise alone reached x1.14 with 3 of 4
+	 * wins; with the flag working, x1.08 to x1.84 were seen. Pass only
+	 * above that noise; fail when there is no effect at all; in between
+	 * say that the run could not tell, and skip.
+	 */
+	if (!variant->model) {
+		if (wins >= variant->min_wins && mean_on >= variant->min_ratio * mean_off)
+			return;
+		ASSERT_GE(wins, ROUNDS / 2);
+		ASSERT_GE(mean_on, mean_off);
+		SKIP(return, "inconclusive: x%.2f, on beat off in %d of %d rounds",
+		     mean_on / (mean_off ? mean_off : 1), wins, ROUNDS);
+	}
+
+	/* The tick: the prediction, in both directions. */
 	EXPECT_GE(wins, variant->min_wins);
 	EXPECT_GE(mean_on, variant->min_ratio * mean_off);
 	if (variant->model) {
