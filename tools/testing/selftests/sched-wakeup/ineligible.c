@@ -21,9 +21,9 @@
  * when on does not beat off at all, else skip as inconclusive. In 20 runs
  * under TCG the mean rose x2.43 to x2.86 (tick), x1.08 to x1.84 (wakeups);
  * without the flag's code, noise reached x1.14. Validity: both hogs got
- * CPU time and took turns; the sleeper woke often enough. The tick must be below half the base slice (HZ=1000:
- * 1 ms vs 2.8-3 ms on 8 CPUs), or both behaviours are the same and the test
- * skips.
+ * CPU time and took turns; the sleeper woke often enough. The tick must be
+ * below half the base slice (HZ=1000: 1 ms vs 2.8-3 ms on 8 CPUs), or both
+ * behaviours are the same and the test skips.
  */
 #include <errno.h>
 #include <pthread.h>
