@@ -5,10 +5,9 @@
 # the default-direction variants must still pass.
 . "$(dirname "$0")/lib.sh"
 need_kernel
-ST=$KSRC/tools/testing/selftests/sched-wakeup
+ST=$(build_selftests) || exit 1
 F=kernel/sched/fair.c
 [ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] || fail "$KSRC is not clean"
-make -s -C "$ST" >/dev/null 2>&1 || fail "selftests do not build"
 
 restore() {
 	git -C "$KSRC" checkout -q -- "$F"

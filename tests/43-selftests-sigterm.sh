@@ -4,8 +4,7 @@
 # them, and no test process behind.
 . "$(dirname "$0")/lib.sh"
 need_kernel
-ST=$KSRC/tools/testing/selftests/sched-wakeup
-make -s -C "$ST" >/dev/null 2>&1 || fail "selftests do not build"
+ST=$(build_selftests) || exit 1
 cat >"$TMP/guest.sh" <<GUEST
 f=/sys/kernel/debug/sched/features
 before=\$(cat \$f) stats=\$(cat /proc/sys/kernel/sched_schedstats)

@@ -23,16 +23,25 @@ need_kernel() {
 	[ -r "$KOBJ/arch/x86/boot/bzImage" ] || fail "no $KOBJ/arch/x86/boot/bzImage (the kernel build test failed)"
 }
 
+# build_selftests: make the sched-wakeup selftests of the tree; print their
+# directory. Fails the test, with the build's output, when they do not build.
+build_selftests() {
+	local st=$KSRC/tools/testing/selftests/sched-wakeup
+	# Called as $(build_selftests): the diagnosis goes to stderr.
+	[ -f "$st/Makefile" ] || fail "no selftests in $KSRC" >&2
+	make -s -C "$st" >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log"; fail "selftests do not build"; } >&2
+	echo "$st"
+}
+
 # run_selftests CPUS SOCKETS [TEST...]: build the sched-wakeup selftests and
 # run them (default: all) in a guest of that topology, through the report
 # scripts/run uses. The
 # guest fails when a test fails or the features line is not restored; the
 # runner fails on any kernel error on the console.
 run_selftests() {
-	local st=$KSRC/tools/testing/selftests/sched-wakeup rc
+	local st rc
 	need_kernel
-	[ -f "$st/Makefile" ] || fail "no selftests in $KSRC"
-	make -s -C "$st" >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log"; fail "selftests do not build"; }
+	st=$(build_selftests) || exit 1
 	"$S/vm" --cpus "$1" --sockets "$2" --timeout 900 --out "$TMP" -- \
 		bash "$S/lib/guest-report" "$TMP" "$st" "${@:3}"
 	rc=$?
