@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help deps tree export kernel run check clean
+.PHONY: help deps tree export kernel run bench bench-native check clean
 
 help:
 	@echo "make run     deps, tree, kernel, boot 8 CPUs (2 LLCs x 4), run the selftests"
@@ -13,6 +13,11 @@ help:
 	@echo "make tree    build/linux: Debian's 6.12 source as git, series applied"
 	@echo "make export  build/linux commits back into patches/ and the new files"
 	@echo "make kernel  configure and build build/obj/arch/x86/boot/bzImage"
+	@echo "             DEBUG=1: the debug kernel (lockdep, PREEMPT, UBSAN...) in build/obj-debug"
+	@echo "make bench   A/B of scripts/config/bench.configs in one 8-CPU guest boot"
+	@echo "             (ITERATIONS=5 DURATION=1 seconds per run, CONFIGS=file); report"
+	@echo "             in build/bench/latest/ (report.md, report.txt, results.json, SVG)"
+	@echo "make bench-native  the same on this machine's running kernel (root)"
 	@echo "make clean   remove build/ (refuses while build/linux holds un-exported work)"
 
 deps:
@@ -24,8 +29,18 @@ tree: deps
 export:
 	@$(S)/export
 
+DEBUG_ARGS := $(if $(filter 1,$(DEBUG)),--obj build/obj-debug --fragment scripts/config/debug.config)
+BENCH_ARGS := $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
+	$(if $(DURATION),--duration $(DURATION)) $(if $(CONFIGS),--configs $(CONFIGS))
+
 kernel: tree
-	@$(S)/build
+	@$(S)/build $(DEBUG_ARGS)
+
+bench: kernel
+	@$(S)/bench $(BENCH_ARGS)
+
+bench-native:
+	@$(S)/bench --native $(BENCH_ARGS)
 
 run: kernel
 	@$(S)/run
