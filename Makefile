@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help deps tree export kernel run bench bench-native check clean
+.PHONY: help deps tree export kernel run bench bench-native torture check clean
 
 help:
 	@echo "make run     deps, tree, kernel, boot 8 CPUs (2 LLCs x 4), run the selftests"
@@ -18,6 +18,8 @@ help:
 	@echo "             (ITERATIONS=5 DURATION=1 seconds per run, CONFIGS=file); report"
 	@echo "             in build/bench/latest/ (report.md, report.txt, results.json, SVG)"
 	@echo "make bench-native  the same on this machine's running kernel (root)"
+	@echo "make torture flags flipped at random under load, hotplug and cgroup churn on"
+	@echo "             the debug kernel, 8 CPUs as 2 LLCs then 2 NUMA nodes (DURATION=30m)"
 	@echo "make clean   remove build/ (refuses while build/linux holds un-exported work)"
 
 deps:
@@ -41,6 +43,10 @@ bench: kernel
 
 bench-native:
 	@$(S)/bench --native $(BENCH_ARGS)
+
+torture: tree
+	@$(S)/build --obj build/obj-debug --fragment scripts/config/debug.config
+	@$(S)/torture $(if $(DURATION),--duration $(DURATION))
 
 run: kernel
 	@$(S)/run

@@ -3,6 +3,7 @@
 # boots, in one line, by scripts/vm, scripts/bench and scripts/torture, and
 # by the in-guest runner.
 . "$(dirname "$0")/lib.sh"
+need_kernel
 bad=/proc/sw-no-such-dir/results
 # expect RC-NOT-0 REGEX CMD...
 expect() {
@@ -17,6 +18,6 @@ expect() {
 }
 expect "results directory $bad is not writable" "$S/vm" --out "$bad" -- true
 expect "results directory .* is not writable" "$S/bench" --smoke --out "$bad"
-expect "cannot create $bad or not writable" "$S/torture" --duration 1 --out "$bad"
+expect "cannot create $bad or not writable" "$S/torture" --duration 60 --out "$bad"
 mkdir -p "$TMP/bin" && touch "$TMP/bin/wakelat" "$TMP/bin/benchstat" && chmod +x "$TMP/bin"/*
 expect "results directory $bad is not writable" bash "$S/lib/bench-run" --out "$bad" --bin "$TMP/bin"

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# make bench's whole pipeline, briefly (scripts/bench --smoke: every workload,
+# the baseline and one variant, one 1 s run each, in the default guest):
+# every workload yields its samples, the statistics, tables, JSON and plots
+# are written and well formed, each run's features line is the one its
+# configuration asks for, and the features line is restored at the end.
+# Not a performance assertion.
+. "$(dirname "$0")/lib.sh"
+need_kernel
+out=$TMP/smoke
+"$S/bench" --smoke --out "$out" >"$TMP/log" 2>&1 || { tail -n 20 "$TMP/log"; fail "scripts/bench --smoke failed"; }
+tail -n 1 "$TMP/log"
+for f in samples.tsv runs.tsv configs.tsv env.tsv report.txt report.md results.json \
+	delta.dat cdf.svg features.end; do
+	[ -s "$out/$f" ] || fail "no $f"
+done
+nw=$("$S/bench" --list | wc -l)
+[ "$nw" -ge 25 ] || fail "only $nw workloads listed"
+# Every workload has at least one measured metric and a ctxsw row, for both
+# configurations.
+for w in $("$S/bench" --list); do
+	for c in $(cut -f1 "$out/configs.tsv"); do
+		n=$(awk -F'\t' -v w="$w" -v c="$c" '$1 == w && $5 == c && $2 != "ctxsw"' "$out/samples.tsv" | wc -l)
+		[ "$n" -ge 1 ] || fail "no sample of $w in $c"
+		awk -F'\t' -v w="$w" -v c="$c" '$1 == w && $5 == c && $2 == "ctxsw" {f = 1} END {exit !f}' \
+			"$out/samples.tsv" || fail "no context-switch rate for $w in $c"
+	done
+done
+echo "# $nw workloads, $(grep -vc '^#' "$out/samples.tsv") samples"
+# Each run's features line holds its configuration's features; the baseline's
+# is the starting line, and the line is the starting one at the end.
+start=$(awk -F'\t' '$1 == "features_start" {print $2}' "$out/env.tsv")
+[ -n "$start" ] || fail "env.tsv has no features_start"
+while IFS=$'\t' read -r c feats; do
+	awk -F'\t' -v c="$c" '!/^#/ && $2 == c {print $5}' "$out/runs.tsv" >"$TMP/lines"
+	[ -s "$TMP/lines" ] || fail "no run of configuration $c"
+	if [ -z "$feats" ]; then
+		grep -vxF -- "$start" "$TMP/lines" && fail "a $c run did not have the starting features"
+	else
+		for t in $feats; do
+			grep -vqw -- "$t" "$TMP/lines" || continue
+			fail "a $c run did not have $t"
+		done
+	fi
+done <"$out/configs.tsv"
+[ "$(cat "$out/features.end")" = "$start" ] || fail "features not restored: $(cat "$out/features.end")"
+# Tables: a mean row per metric in report.txt, the variant's section in
+# report.md, valid JSON with the environment and the raw samples.
+rows=$(awk -F'\t' '!/^#/ {print $1 ":" $2}' "$out/samples.tsv" | sort -u | wc -l)
+means=$(grep -cE '^(Amean|Hmean) ' "$out/report.txt")
+[ "$means" = "$rows" ] || fail "report.txt has $means mean rows for $rows metrics"
+variant=$(sed -n 2p "$out/configs.tsv" | cut -f1)
+grep -q "^### $variant " "$out/report.md" || fail "report.md has no section for $variant"
+grep -q '| lower is better? |' "$out/report.md" || fail "report.md has no 'lower is better?' column"
+python3 - "$out/results.json" "$rows" <<'PY' || fail "results.json is malformed"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("kernel", "accel", "topology", "features_start", "series"):
+    assert k in d["env"], k
+assert len(d["rows"]) == int(sys.argv[2]), "rows"
+for r in d["rows"]:
+    for c in d["configs"]:
+        cell = r["configs"][c["name"]]
+        assert cell["n"] == len(cell["samples"]) >= 1, (r["workload"], c["name"])
+PY
+for f in "$out"/*.svg; do
+	grep -q '<svg' "$f" || fail "$(basename "$f") is not SVG"
+done
+echo "# $rows metric rows; report.txt, report.md, results.json, $(ls "$out"/*.svg | wc -l) SVG plots"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The short torture: the debug kernel (make kernel DEBUG=1: lockdep,
+# PREEMPT, atomic-sleep, list and UBSAN checks, lockup/hung/RCU-stall
+# detectors) runs 60 s per topology (2 LLCs; 2 NUMA nodes) of random flag
+# flips every 5 ms under stress-ng, hackbench, CPU hotplug, cgroup, affinity
+# and nice churn. Passes when no splat reached the console, every worker
+# exited 0, the features line and all CPUs came back, and every kind of
+# churn actually happened.
+. "$(dirname "$0")/lib.sh"
+dbg=$BUILD/obj-debug
+"$S/build" --obj "$dbg" --fragment "$TOP/scripts/config/debug.config" >"$TMP/build.log" 2>&1 ||
+	{ tail -n 20 "$TMP/build.log"; fail "the debug kernel does not build"; }
+tail -n 1 "$TMP/build.log"
+"$S/torture" --duration 120 --kernel "$dbg/arch/x86/boot/bzImage" --out "$TMP/t" >"$TMP/log" 2>&1
+rc=$?
+sed -n '/^torture (/,$p' "$TMP/log" | sed 's/^/# /'
+[ "$rc" = 0 ] || { grep -E 'FAIL|error' "$TMP/log" | head -n 10; fail "torture failed (exit $rc)"; }
+for t in llc numa; do
+	[ "$(cat "$TMP/t/$t/splats")" = 0 ] || fail "$t: splats on the console"
+	for k in flips hotplug_cycles cgroup_moves cgroups_created_removed affinity_changes \
+		nice_changes hackbench_process_runs hackbench_thread_runs; do
+		v=$(awk -F'\t' -v k="$k" '$1 == k {print $2}' "$TMP/t/$t/summary.tsv")
+		[ "${v:-0}" -gt 0 ] || fail "$t: no $k"
+	done
+	[ "$(awk -F'\t' '$1 == "write_errors" {print $2}' "$TMP/t/$t/summary.tsv")" = 0 ] ||
+		fail "$t: feature writes failed"
+done
