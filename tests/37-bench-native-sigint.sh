@@ -4,7 +4,8 @@
 # as on real hardware; once a variant's features are set, SIGINT goes to its
 # whole process group, as a terminal's Ctrl-C does. Then the features line
 # must be the starting one, no workload process may be left, and the run
-# must say it was interrupted.
+# must say it was interrupted. (Whether the runner had to write anything
+# depends on where the signal lands: between runs the baseline may be set.)
 . "$(dirname "$0")/lib.sh"
 need_kernel
 printf 'baseline -\nvariant NO_WA_IDLE_PREV TICK_INELIGIBLE NO_RUN_TO_PARITY\n' >"$TMP/ab.configs"
@@ -38,4 +39,3 @@ grep -q '^rc=130$' <<<"$out" || fail "the interrupted run did not exit 130"
 grep -q '^features: restored$' <<<"$out" || fail "features line not restored"
 grep -q '^left: 0$' <<<"$out" || fail "workload processes left running"
 grep -q 'bench: interrupted' "$TMP/bench.log" || fail "the run did not say it was interrupted"
-grep -q 'sched features restored' "$TMP/bench.log" || fail "the run did not say it restored the features"
