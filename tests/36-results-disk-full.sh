@@ -4,11 +4,7 @@
 # line and a reader never finds half a file (nor a temporary left behind).
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
-bin=$BUILD/bin
-"$S/bench" --list >/dev/null
-gcc -O2 -Wall -Werror -Wno-format-truncation -o "$TMP/benchstat" "$TOP/scripts/src/benchstat.c" -lm ||
-	fail "benchstat does not build"
-gcc -O2 -Wall -Werror -pthread -o "$TMP/wakelat" "$TOP/scripts/src/wakelat.c" || fail "wakelat does not build"
+(build_tools benchstat wakelat) || fail "the programs do not build"
 d=$TMP/full
 mkdir -p "$d"
 mount -t tmpfs -o size=256k sw-full "$d" || skip "cannot mount tmpfs"
@@ -21,13 +17,13 @@ awk 'BEGIN {OFS = "\t"; for (w = 1; w <= 60; w++) for (i = 1; i <= 5; i++) {
 	print "w" w, "m", "s", "lo", "same", i, 1 + i / 90
 	print "w" w, "m", "s", "lo", "var", i, 2 + i / 80 }}' >"$d/samples.tsv"
 # A working run first: the size of what it writes.
-"$TMP/benchstat" report "$d" || fail "benchstat failed with space left"
+"$BUILD/bin/benchstat" report "$d" || fail "benchstat failed with space left"
 need=$(du -sk "$d" | cut -f1)
 rm -f "$d"/report.* "$d"/results.json "$d"/delta* "$d"/cdf*
 # Leave 24 KiB: report.txt and report.md fit, results.json does not.
 avail=$(df -k --output=avail "$d" | tail -n 1)
 dd if=/dev/zero of="$d/fill" bs=1k count=$((avail - 24)) status=none 2>/dev/null
-out=$("$TMP/benchstat" report "$d" 2>&1)
+out=$("$BUILD/bin/benchstat" report "$d" 2>&1)
 rc=$?
 echo "# benchstat: $out (results needed ~${need} KiB)"
 [ "$rc" != 0 ] || fail "benchstat succeeded on a full disk"
@@ -39,7 +35,7 @@ echo "# benchstat: $out (results needed ~${need} KiB)"
 rm -f "$d/fill"
 avail=$(df -k --output=avail "$d" | tail -n 1)
 dd if=/dev/zero of="$d/fill" bs=1k count=$((avail)) status=none 2>/dev/null
-out=$("$TMP/wakelat" -m 1 -t 1 -r 0.2 -w 0 -j "$d/w.json" 2>&1 >/dev/null)
+out=$("$BUILD/bin/wakelat" -m 1 -t 1 -r 0.2 -w 0 -j "$d/w.json" 2>&1 >/dev/null)
 rc=$?
 echo "# wakelat: $out"
 [ "$rc" != 0 ] || fail "wakelat succeeded on a full disk"

@@ -4,26 +4,15 @@
 # configurations file (named with its line), an unknown workload, a
 # configurations file without a variant, --native as a non-root user.
 . "$(dirname "$0")/lib.sh"
-# expect REGEX CMD...: exits non-zero, prints one line matching REGEX.
-expect() {
-	local re=$1 out rc
-	shift
-	out=$("$@" 2>&1)
-	rc=$?
-	echo "# $out"
-	[ "$rc" != 0 ] || fail "'$*' succeeded"
-	[ "$(wc -l <<<"$out")" = 1 ] || fail "'$*' printed more than one line"
-	grep -qE -- "$re" <<<"$out" || fail "'$*': unexpected message"
-}
 before=$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)
 printf 'baseline -\ntypo NO_WA_IDLE_PREVV\n' >"$TMP/typo.configs"
 printf 'baseline -\n' >"$TMP/one.configs"
-expect "unknown option '--bogus'" "$S/bench" --bogus
-expect "typo.configs:2: unknown sched feature 'NO_WA_IDLE_PREVV'" "$S/bench" --configs "$TMP/typo.configs"
-expect "unknown workload 'nosuch'" "$S/bench" --workloads hackbench-thread-pipe,nosuch
-expect "needs a baseline and at least one variant" "$S/bench" --configs "$TMP/one.configs"
-expect "--iterations must be a positive integer" "$S/bench" --iterations 0
+expect_refusal "unknown option '--bogus'" "$S/bench" --bogus
+expect_refusal "typo.configs:2: unknown sched feature 'NO_WA_IDLE_PREVV'" "$S/bench" --configs "$TMP/typo.configs"
+expect_refusal "unknown workload 'nosuch'" "$S/bench" --workloads hackbench-thread-pipe,nosuch
+expect_refusal "needs a baseline and at least one variant" "$S/bench" --configs "$TMP/one.configs"
+expect_refusal "--iterations must be a positive integer" "$S/bench" --iterations 0
 chmod o+rx "$TMP"
-expect "must run as root" setpriv --reuid=65534 --regid=65534 --clear-groups "$S/bench" --native
+expect_refusal "must run as root" setpriv --reuid=65534 --regid=65534 --clear-groups "$S/bench" --native
 [ "$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)" = "$before" ] ||
 	fail "a refused run left a results directory in $BUILD/bench"

@@ -63,3 +63,16 @@ vm_fails() {
 	[ "$dt" -lt "$max" ] || fail "took ${dt}s, limit ${max}s"
 	echo "  (exit $rc after ${dt}s)"
 }
+
+# expect_refusal REGEX CMD...: CMD must exit non-zero and print exactly one
+# line, matching REGEX (the tools' one-line refusals of bad input).
+expect_refusal() {
+	local re=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	echo "# $out"
+	[ "$rc" != 0 ] || fail "'$*' succeeded"
+	[ "$(wc -l <<<"$out")" = 1 ] || fail "'$*' printed more than one line"
+	grep -qE -- "$re" <<<"$out" || fail "'$*': unexpected message"
+}

@@ -70,3 +70,18 @@ sw_git() {
 	git -c user.name="sched-wakeup tooling" -c user.email=tooling@sched-wakeup.invalid \
 		-c core.autocrlf=false -c advice.detachedHead=false "$@"
 }
+
+# build_tools NAME...: compile scripts/src/NAME.c into $BUILD/bin/NAME when
+# the binary is missing or older than its source; one set of flags for all.
+build_tools() {
+	local p src bin=$BUILD/bin
+	need_cmd gcc
+	mkdir -p "$bin" || die "cannot create $bin"
+	for p in "$@"; do
+		src=$TOP/scripts/src/$p.c
+		[ -x "$bin/$p" ] && [ ! "$src" -nt "$bin/$p" ] && continue
+		gcc -O2 -Wall -Wextra -Werror -Wno-format-truncation -pthread -o "$bin/$p.tmp" \
+			"$src" -lm || die "cannot build $src"
+		mv "$bin/$p.tmp" "$bin/$p"
+	done
+}

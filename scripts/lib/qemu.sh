@@ -85,19 +85,21 @@ vm_build_cmd() {
 	fi
 }
 
-# vm_scan_console FILE: print "CATEGORY<TAB>line" for the first kernel error
-# in a console log; print nothing when there is none.
+# vm_scan_console FILE [all]: print "CATEGORY<TAB>line" for the first kernel
+# error in a console log (with "all": for every one, a line once); print
+# nothing when there is none.
 vm_scan_console() {
-	awk '
-	function hit(c) { printf "%s\t%s\n", c, $0; exit }
-	/Kernel panic - not syncing/                          { hit("panic") }
-	/(possible circular|possible recursive) locking|inconsistent lock state|suspicious RCU usage|lock held when returning|INFO: lockdep/ { hit("lockdep report") }
-	/rcu: INFO: .*stall|rcu_(sched|preempt) (self-)?detected stall/ { hit("RCU stall") }
-	/INFO: task .* blocked for more than/                 { hit("hung task") }
-	/soft lockup|hard LOCKUP/                             { hit("soft lockup") }
-	/Oops[: ]/                                            { hit("Oops") }
-	/BUG: |kernel BUG at/                                 { hit("BUG") }
-	/UBSAN: /                                             { hit("UBSAN report") }
-	/WARNING: /                                           { hit("WARNING") }
+	awk -v all="${2:-}" '
+	function hit(c) { printf "%s\t%s\n", c, $0; if (all == "") exit; h = 1 }
+	{ h = 0 }
+	!h && /Kernel panic - not syncing/                          { hit("panic") }
+	!h && /(possible circular|possible recursive) locking|inconsistent lock state|suspicious RCU usage|lock held when returning|INFO: lockdep/ { hit("lockdep report") }
+	!h && /rcu: INFO: .*stall|rcu_(sched|preempt) (self-)?detected stall/ { hit("RCU stall") }
+	!h && /INFO: task .* blocked for more than/                 { hit("hung task") }
+	!h && /soft lockup|hard LOCKUP/                             { hit("soft lockup") }
+	!h && /Oops[: ]/                                            { hit("Oops") }
+	!h && /BUG: |kernel BUG at/                                 { hit("BUG") }
+	!h && /UBSAN: /                                             { hit("UBSAN report") }
+	!h && /WARNING: /                                           { hit("WARNING") }
 	' "$1" | tr -d '\r'
 }

@@ -499,6 +499,13 @@ static void json_num(FILE *f, double v)
 		fputs("null", f);
 }
 
+/* ", \"key\": value" of one member of an object. */
+static void json_field(FILE *f, const char *key, double v)
+{
+	fprintf(f, ", \"%s\": ", key);
+	json_num(f, v);
+}
+
 static void write_json(void)
 {
 	struct out o;
@@ -538,22 +545,15 @@ static void write_json(void)
 
 			fprintf(f, "%s\n      ", i ? "," : "");
 			json_str(f, cfgname[i]);
-			fprintf(f, ": {\"n\": %d, \"mean\": ", c->n);
-			json_num(f, c->mean);
-			fputs(", \"stddev\": ", f);
-			json_num(f, c->sd);
-			fputs(", \"cov_pct\": ", f);
-			json_num(f, c->cov);
-			fputs(", \"min\": ", f);
-			json_num(f, c->min);
-			fputs(", \"max\": ", f);
-			json_num(f, c->max);
-			fputs(", \"delta_pct\": ", f);
-			json_num(f, c->delta);
-			fputs(", \"p\": ", f);
-			json_num(f, c->p);
-			fputs(", \"p_adj\": ", f);
-			json_num(f, c->padj);
+			fprintf(f, ": {\"n\": %d", c->n);
+			json_field(f, "mean", c->mean);
+			json_field(f, "stddev", c->sd);
+			json_field(f, "cov_pct", c->cov);
+			json_field(f, "min", c->min);
+			json_field(f, "max", c->max);
+			json_field(f, "delta_pct", c->delta);
+			json_field(f, "p", c->p);
+			json_field(f, "p_adj", c->padj);
 			fprintf(f, ", \"significant\": %s, \"samples\": [", c->sig ? "true" : "false");
 			for (k = 0; k < c->n; k++) {
 				fputs(k ? ", " : "", f);
