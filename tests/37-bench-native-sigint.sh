@@ -14,7 +14,7 @@ f=/sys/kernel/debug/sched/features
 start=\$(cat \$f)
 set -m
 SW_BUILD=$TMP/build "$S/bench" --native --configs "$TMP/ab.configs" --iterations 50 \
-	--workloads wakelat,cyclictest-nice0 --out "$TMP/r" >"$TMP/bench.log" 2>&1 &
+	--workloads wakelat,cyclictest --out "$TMP/r" >"$TMP/bench.log" 2>&1 &
 pid=\$!
 for i in \$(seq 1200); do
 	[ "\$(cat \$f)" != "\$start" ] && break
