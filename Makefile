@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help deps tree export kernel run bench bench-native torture check clean
+.PHONY: help deps tree export kernel run bench bench-native torture kselftest check clean
 
 help:
 	@echo "make run     deps, tree, kernel, boot 8 CPUs (2 LLCs x 4), run the selftests"
@@ -20,6 +20,9 @@ help:
 	@echo "make bench-native  the same on this machine's running kernel (root)"
 	@echo "make torture flags flipped at random under load, hotplug and cgroup churn on"
 	@echo "             the debug kernel, 8 CPUs as 2 LLCs then 2 NUMA nodes (DURATION=30m)"
+	@echo "make kselftest  upstream selftests (futex cpu-hotplug rseq sched timers) on the"
+	@echo "             base, the series, and the series with its flags inverted; table"
+	@echo "             in build/kselftest/compare.md"
 	@echo "make clean   remove build/ (refuses while build/linux holds un-exported work)"
 
 deps:
@@ -47,6 +50,9 @@ bench-native:
 torture: tree
 	@$(S)/build --obj build/obj-debug --fragment scripts/config/debug.config
 	@$(S)/torture $(if $(DURATION),--duration $(DURATION))
+
+kselftest: tree
+	@$(S)/kselftest
 
 run: kernel
 	@$(S)/run
