@@ -15,7 +15,18 @@ for f in samples.tsv runs.tsv configs.tsv env.tsv report.txt report.md results.j
 	[ -s "$out/$f" ] || fail "no $f"
 done
 nw=$("$S/bench" --list | wc -l)
-[ "$nw" -ge 25 ] || fail "only $nw workloads listed"
+# The workload list, each present.
+for w in hackbench-process-pipe hackbench-process-socket hackbench-thread-pipe \
+	hackbench-thread-socket perf-sched-pipe perf-sched-messaging perf-futex-wake \
+	sysbench-threads sysbench-mutex sysbench-cpu cyclictest cyclictest-cg10 cyclictest-cgtree \
+	tbench sockperf-tcp-pingpong sockperf-udp-stream sockperf-tcp-stream dbench-tmpfs wakelat; do
+	"$S/bench" --list | grep -qx -- "$w" || fail "workload $w is not listed"
+done
+# cyclictest measures the three nice levels of seed 004 in each run.
+for n in -19 0 19; do
+	awk -F'\t' -v m="nice$n-avg" '$1 == "cyclictest-cgtree" && $2 == m {f = 1} END {exit !f}' \
+		"$out/samples.tsv" || fail "no cyclictest-cgtree sample at nice $n"
+done
 # Every workload has at least one measured metric and a ctxsw row, for both
 # configurations.
 for w in $("$S/bench" --list); do
