@@ -14,13 +14,14 @@ for f in samples.tsv runs.tsv configs.tsv env.tsv report.txt report.md results.j
 	delta.dat cdf.svg features.end; do
 	[ -s "$out/$f" ] || fail "no $f"
 done
-nw=$("$S/bench" --list | wc -l)
+list=$("$S/bench" --list)
+nw=$(wc -l <<<"$list")
 # The issue's workload list, each present.
 for w in hackbench-process-pipe hackbench-process-socket hackbench-thread-pipe \
 	hackbench-thread-socket perf-sched-pipe perf-sched-messaging perf-futex-wake \
 	sysbench-threads sysbench-mutex sysbench-cpu cyclictest cyclictest-cg10 cyclictest-cgtree \
 	tbench sockperf-tcp-pingpong sockperf-udp-stream sockperf-tcp-stream dbench-tmpfs wakelat; do
-	"$S/bench" --list | grep -qx -- "$w" || fail "workload $w is not listed"
+	grep -qx -- "$w" <<<"$list" || fail "workload $w is not listed"
 done
 # cyclictest measures the three nice levels of seed 004 in each run.
 for n in -19 0 19; do
@@ -29,7 +30,7 @@ for n in -19 0 19; do
 done
 # Every workload has at least one measured metric and a ctxsw row, for both
 # configurations.
-for w in $("$S/bench" --list); do
+for w in $list; do
 	for c in $(cut -f1 "$out/configs.tsv"); do
 		n=$(awk -F'\t' -v w="$w" -v c="$c" '$1 == w && $5 == c && $2 != "ctxsw"' "$out/samples.tsv" | wc -l)
 		[ "$n" -ge 1 ] || fail "no sample of $w in $c"
