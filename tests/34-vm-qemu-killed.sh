@@ -5,8 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_kernel
 log=$TMP/vmlog
-"$S/vm" --cpus 2 --sockets 1 --mem 512 --timeout 300 --log "$log" --quiet -- 'sleep 250' \
-	>"$TMP/out" 2>&1 &
+small_vm_bg "$log" 300 'sleep 250'
 vpid=$!
 for _ in $(seq 240); do
 	grep -q '^SW-BOOTED' "$log/status" 2>/dev/null && break

@@ -6,8 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 need_kernel
 log=$TMP/vmlog
-"$S/vm" --cpus 2 --sockets 1 --mem 512 --timeout 120 --log "$log" --quiet -- 'exit 7' \
-	>"$TMP/out" 2>&1 &
+small_vm_bg "$log" 120 'exit 7'
 vpid=$!
 qpid=""
 for _ in $(seq 100); do

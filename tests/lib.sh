@@ -76,3 +76,11 @@ expect_refusal() {
 	[ "$(wc -l <<<"$out")" = 1 ] || fail "'$*' printed more than one line"
 	grep -qE -- "$re" <<<"$out" || fail "'$*': unexpected message"
 }
+
+# small_vm_bg LOGDIR TIMEOUT COMMAND: scripts/vm with a 2-CPU, 512 MiB guest
+# running COMMAND in the background (its pid is then $!), logs in LOGDIR,
+# output in $TMP/out. For the tests that hurt QEMU while it runs.
+small_vm_bg() {
+	"$S/vm" --cpus 2 --sockets 1 --mem 512 --timeout "$2" --log "$1" --quiet -- "$3" \
+		>"$TMP/out" 2>&1 &
+}
