@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Sourced by the runners that write /sys/kernel/debug/sched/features
+# (bench-run, torture-run, kselftest-run): the line as found is saved once,
+# every write is read back, and feat_restore puts the saved line back, which
+# each runner calls on every exit path. The caller sets PROG.
+
+FEAT=/sys/kernel/debug/sched/features
+
+# feat_read: the features line into FEAT_NOW, without starting a process
+# (each one costs tens of milliseconds in a TCG guest).
+feat_read() { IFS= read -r FEAT_NOW <"$FEAT"; }
+
+# feat_save: the line as found into FEAT_START.
+feat_save() {
+	feat_read
+	FEAT_START=$FEAT_NOW
+}
+
+# feat_write TOKEN: write one feature and read it back.
+feat_write() {
+	echo "$1" >"$FEAT" 2>/dev/null || return 1
+	feat_read
+	[[ " $FEAT_NOW " == *" $1 "* ]]
+}
+
+# feat_apply TOKEN...: the saved line, then the given tokens. Only the tokens
+# that differ from the current line are written (a write costs a static-key
+# flip). feat_restore calls it with none, bench-run with a configuration's.
+# shellcheck disable=SC2120
+feat_apply() {
+	local now t
+	feat_read
+	now=" $FEAT_NOW "
+	for t in $FEAT_START; do
+		[[ $now == *" $t "* ]] || feat_write "$t" || return 1
+	done
+	for t in "$@"; do
+		feat_write "$t" || return 1
+	done
+}
+
+# feat_restore: the saved line back, if it changed; one line on stderr
+# either way; non-zero if the line could not be restored.
+feat_restore() {
+	feat_read
+	[ "$FEAT_NOW" = "$FEAT_START" ] && return 0
+	if feat_apply && feat_read && [ "$FEAT_NOW" = "$FEAT_START" ]; then
+		echo "$PROG: sched features restored" >&2
+		return 0
+	fi
+	echo "$PROG: error: could not restore the sched features to: $FEAT_START" >&2
+	return 1
+}
