@@ -22,6 +22,8 @@ for t in llc numa; do
 		v=$(awk -F'\t' -v k="$k" '$1 == k {print $2}' "$TMP/t/$t/summary.tsv")
 		[ "${v:-0}" -gt 0 ] || fail "$t: no $k"
 	done
-	[ "$(awk -F'\t' '$1 == "write_errors" {print $2}' "$TMP/t/$t/summary.tsv")" = 0 ] ||
-		fail "$t: feature writes failed"
+	for k in write_errors unexpected_errors; do
+		[ "$(awk -F'\t' -v k="$k" '$1 == k {print $2}' "$TMP/t/$t/summary.tsv")" = 0 ] ||
+			fail "$t: $k is not 0"
+	done
 done
