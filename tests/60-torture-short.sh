@@ -11,19 +11,23 @@ dbg=$BUILD/obj-debug
 "$S/build" --obj "$dbg" --fragment "$TOP/scripts/config/debug.config" >"$TMP/build.log" 2>&1 ||
 	{ tail -n 20 "$TMP/build.log"; fail "the debug kernel does not build"; }
 tail -n 1 "$TMP/build.log"
-"$S/torture" --duration 120 --kernel "$dbg/arch/x86/boot/bzImage" --out "$TMP/t" >"$TMP/log" 2>&1
+# Results (consoles included) under build/, not in the temporary directory:
+# a failure must leave its console behind to be read.
+out=$BUILD/torture-check
+rm -rf "$out"
+"$S/torture" --duration 120 --kernel "$dbg/arch/x86/boot/bzImage" --out "$out" >"$TMP/log" 2>&1
 rc=$?
 sed -n '/^torture (/,$p' "$TMP/log" | sed 's/^/# /'
 [ "$rc" = 0 ] || { grep -E 'FAIL|error' "$TMP/log" | head -n 10; fail "torture failed (exit $rc)"; }
 for t in llc numa; do
-	[ "$(cat "$TMP/t/$t/splats")" = 0 ] || fail "$t: splats on the console"
+	[ "$(cat "$out/$t/splats")" = 0 ] || fail "$t: splats on the console"
 	for k in flips hotplug_cycles cgroup_moves cgroups_created_removed affinity_changes \
 		nice_changes hackbench_process_runs hackbench_thread_runs; do
-		v=$(awk -F'\t' -v k="$k" '$1 == k {print $2}' "$TMP/t/$t/summary.tsv")
+		v=$(awk -F'\t' -v k="$k" '$1 == k {print $2}' "$out/$t/summary.tsv")
 		[ "${v:-0}" -gt 0 ] || fail "$t: no $k"
 	done
 	for k in write_errors unexpected_errors; do
-		[ "$(awk -F'\t' -v k="$k" '$1 == k {print $2}' "$TMP/t/$t/summary.tsv")" = 0 ] ||
+		[ "$(awk -F'\t' -v k="$k" '$1 == k {print $2}' "$out/$t/summary.tsv")" = 0 ] ||
 			fail "$t: $k is not 0"
 	done
 done
