@@ -4,11 +4,13 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help deps tree export kernel run bench bench-native torture kselftest check clean
+.PHONY: help deps tree export kernel run matrix bench bench-native torture kselftest check clean
 
 help:
 	@echo "make run     deps, tree, kernel, boot 8 CPUs (2 LLCs x 4), run the selftests"
 	@echo "make check   static checks, tooling tests and guest tests; ends 'N passed, N failed'"
+	@echo "make matrix  the selftests in every cell of scripts/config/matrix.cells (topologies,"
+	@echo "             HZ=250, preempt modes); REPEAT=N runs each cell N times, CELLS=\"a b\" some"
 	@echo "make deps    install the Debian packages (root)"
 	@echo "make tree    build/linux: Debian's 6.12 source as git, series applied"
 	@echo "make export  build/linux commits back into patches/ and the new files"
@@ -56,6 +58,9 @@ kselftest: tree
 
 run: kernel
 	@$(S)/run
+
+matrix: tree
+	@$(S)/matrix $(if $(CELLS),--cells "$(CELLS)") $(if $(REPEAT),--repeat $(REPEAT))
 
 check: deps
 	@$(S)/check

@@ -9,7 +9,7 @@ touch "$TMP/bzImage"
 vm() { "$S/vm" --kernel "$TMP/bzImage" --accel tcg "$@"; }
 
 cmd=$(vm --dry-run -- true) || fail "dry run failed"
-for want in "-smp 8,sockets=2,cores=4,threads=1" "-accel tcg,thread=multi -cpu max" \
+for want in "-smp 8,sockets=2,cores=4,threads=1" "-accel tcg,thread=single -cpu max" \
 	"-no-reboot" "panic=-1" "msize=524288" "multidevs=remap" "readonly=on" \
 	"path=/," "mount_tag=/dev/root"; do
 	grep -qF -- "$want" <<<"$cmd" || fail "dry run lacks '$want': $cmd"
@@ -20,7 +20,9 @@ for want in "node,nodeid=1,memdev=mem1" "cpu,node-id=1,socket-id=1" "size=1024M"
 done
 cmd=$(vm --dry-run --cpus 8 --sockets 1 --cores 4 --threads 2 -- true) || fail "SMT dry run failed"
 grep -qF -- "-smp 8,sockets=1,cores=4,threads=2" <<<"$cmd" || fail "SMT topology wrong"
-echo "dry runs: default, NUMA and SMT command lines as expected"
+cmd=$(vm --dry-run --tcg-threads multi -- true) || fail "multi-threaded TCG dry run failed"
+grep -qF -- "-accel tcg,thread=multi" <<<"$cmd" || fail "--tcg-threads multi not passed to QEMU"
+echo "dry runs: default, NUMA, SMT and multi-threaded TCG command lines as expected"
 
 bad() {
 	out=$(vm "$@" -- true 2>&1)
@@ -38,4 +40,5 @@ bad --cpus x
 bad --cpus 8 --sockets 2 --numa 3
 bad --mem 100
 bad --cpus 128 --sockets 2
+bad --tcg-threads many
 bad --bogus

@@ -23,29 +23,65 @@ need_kernel() {
 	[ -r "$KOBJ/arch/x86/boot/bzImage" ] || fail "no $KOBJ/arch/x86/boot/bzImage (the kernel build test failed)"
 }
 
-# build_selftests: make the sched-wakeup selftests of the tree; print their
-# directory. Fails the test, with the build's output, when they do not build.
-build_selftests() {
-	local st=$KSRC/tools/testing/selftests/sched-wakeup
-	# Called as $(build_selftests): the diagnosis goes to stderr.
-	[ -f "$st/Makefile" ] || fail "no selftests in $KSRC" >&2
-	make -s -C "$st" >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log"; fail "selftests do not build"; } >&2
-	echo "$st"
+# install_selftests: the kselftest install of scripts/selftests; prints the
+# directory of its sched-wakeup programs.
+install_selftests() {
+	"$S/selftests" >"$TMP/selftests.log" 2>&1 || { cat "$TMP/selftests.log"; fail "the selftests do not build"; } >&2
+	echo "$BUILD/selftests/sched-wakeup"
 }
 
-# run_selftests CPUS SOCKETS [TEST...]: build the sched-wakeup selftests and
-# run them (default: all) in a guest of that topology, through the report
-# scripts/run uses. The
-# guest fails when a test fails or the features line is not restored; the
-# runner fails on any kernel error on the console.
-run_selftests() {
-	local st rc
-	need_kernel
-	st=$(build_selftests) || exit 1
-	"$S/vm" --cpus "$1" --sockets "$2" --timeout 900 --out "$TMP" -- \
-		bash "$S/lib/guest-report" "$TMP" "$st" "${@:3}"
-	rc=$?
-	[ "$rc" = 0 ] || fail "selftests failed in the $1-CPU guest (exit $rc)"
+# build_mutant NAME: the series' kernel with one deliberate defect, built in
+# build/obj-mutant from build/linux's fair.c, which is restored at once;
+# prints the bzImage's path (build/mutants/NAME.bzImage). The defects:
+#   noop      every flag of the series compiled to its default
+#   inverted  every flag's test inverted: on behaves as off and off as on
+#   root      the INELIGIBLE flags judge eligibility on the root runqueue
+#   leaf      ... on the current task's own runqueue only
+build_mutant() {
+	local name=$1 f=$KSRC/kernel/sched/fair.c want n
+	[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] || fail "$KSRC is not clean" >&2
+	case $name in
+	noop)
+		want=5
+		perl -pi -e 's/sched_feat\((WA_IDLE_PREV|IDLEST_UTIL)\)/true/g;
+			s/sched_feat\((IDLEST_UTIL_LOCAL|TICK_INELIGIBLE|WAKEUP_INELIGIBLE)\)/false/g' "$f" ;;
+	inverted)
+		want=5
+		perl -pi -e 's/sched_feat\((WA_IDLE_PREV|IDLEST_UTIL|IDLEST_UTIL_LOCAL|TICK_INELIGIBLE|WAKEUP_INELIGIBLE)\)/!sched_feat($1)/g' "$f" ;;
+	root)
+		want=1
+		perl -0pi -e 's/\treturn cfs_rq->nr_running > 1 && !entity_eligible\(cfs_rq, curr\);/\tstruct cfs_rq *root = &rq_of(cfs_rq)->cfs;\n\n\treturn root->curr && root->nr_running > 1 && !entity_eligible(root, root->curr);/' "$f" ;;
+	leaf)
+		want=1
+		perl -0pi -e 's/\treturn cfs_rq->nr_running > 1 && !entity_eligible\(cfs_rq, curr\);/\tstruct sched_entity *se = &rq_of(cfs_rq)->curr->se;\n\tstruct cfs_rq *leaf = cfs_rq_of(se);\n\n\treturn leaf->nr_running > 1 && !entity_eligible(leaf, se);/' "$f" ;;
+	*) fail "no mutant '$name'" >&2 ;;
+	esac
+	n=$(git -C "$KSRC" diff --numstat -- kernel/sched/fair.c | cut -f2)
+	if [ "$n" != "$want" ]; then
+		git -C "$KSRC" checkout -q -- kernel/sched/fair.c
+		fail "mutant $name: changed ${n:-no} line(s) of fair.c, expected $want (has the code moved?)" >&2
+	fi
+	mkdir -p "$BUILD/mutants"
+	"$S/build" --obj "$BUILD/obj-mutant" >"$TMP/mutant.log" 2>&1
+	local rc=$?
+	git -C "$KSRC" checkout -q -- kernel/sched/fair.c
+	[ "$rc" = 0 ] || { tail -n 5 "$TMP/mutant.log"; fail "mutant $name does not build"; } >&2
+	cp "$BUILD/obj-mutant/arch/x86/boot/bzImage" "$BUILD/mutants/$name.bzImage"
+	echo "$BUILD/mutants/$name.bzImage"
+}
+
+# expect_results DIR "TEST:WANT..." : the results.tsv of one matrix run must
+# give each TEST the result WANT (pass, fail or skip); prints the table.
+expect_results() {
+	local d=$1 t want got bad=0
+	for t in $2; do
+		want=${t##*:}
+		t=${t%:*}
+		got=$(awk -F'\t' -v t="$t" '$1 == t { print $2 }' "$d/results.tsv")
+		printf '  %-40s want %-4s got %s\n' "$t" "$want" "${got:-missing}"
+		[ "$got" = "$want" ] || bad=1
+	done
+	return $bad
 }
 
 # vm_fails RC REGEX MAXSECS VM-ARGS...: scripts/vm must exit RC within

@@ -17,6 +17,13 @@ die() {
 	exit 1
 }
 
+# usage_error TEXT: bad usage (an unknown option, a missing or bad value):
+# one line, exit 2.
+usage_error() {
+	printf '%s: error: %s (see --help)\n' "$PROG" "$*" >&2
+	exit 2
+}
+
 warn() {
 	printf '%s: warning: %s\n' "$PROG" "$*" >&2
 }

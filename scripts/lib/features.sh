@@ -1,11 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Sourced by the runners that write /sys/kernel/debug/sched/features
-# (bench-run, torture-run, kselftest-run): the line as found is saved once,
+# Sourced by the scripts that read or write /sys/kernel/debug/sched/features:
+# the series' flags; the line as found is saved once,
 # every write is read back, and feat_restore puts the saved line back, which
 # each runner calls on every exit path. The caller sets PROG.
 
 FEAT=/sys/kernel/debug/sched/features
+
+# The series' flags and their defaults (the behaviour without the series):
+# the one list every script reads.
+SW_FLAG_DEFAULTS="WA_IDLE_PREV IDLEST_UTIL NO_IDLEST_UTIL_LOCAL NO_TICK_INELIGIBLE NO_WAKEUP_INELIGIBLE"
+SW_FLAGS=${SW_FLAG_DEFAULTS//NO_/}
 
 # feat_read: the features line into FEAT_NOW, without starting a process
 # (each one costs tens of milliseconds in a TCG guest).

@@ -4,7 +4,8 @@
 # so that --dry-run and the tests see exactly what would run. Sourced.
 #
 # In:  VM_KERNEL VM_CPUS VM_SOCKETS VM_CORES VM_THREADS VM_NODES VM_MEM (MiB)
-#      VM_ACCEL (kvm|tcg) VM_RUN (run directory) VM_OUT (results dir or "")
+#      VM_ACCEL (kvm|tcg) VM_TCG (single|multi: TCG threads)
+#      VM_RUN (run directory) VM_OUT (results dir or "")
 #      VM_APPEND (extra kernel command line) VM_INIT (guest init path)
 #      VM_AMD (1 on an AMD host)
 # Out: QEMU_CMD (array)
@@ -57,7 +58,7 @@ vm_build_cmd() {
 	if [ "$VM_ACCEL" = kvm ]; then
 		QEMU_CMD+=(-accel kvm -cpu "host${VM_AMD:+,topoext=on}")
 	else
-		QEMU_CMD+=(-accel "tcg,thread=multi" -cpu max)
+		QEMU_CMD+=(-accel "tcg,thread=${VM_TCG:-single}" -cpu max)
 	fi
 	QEMU_CMD+=(-smp "$VM_CPUS,sockets=$VM_SOCKETS,cores=$VM_CORES,threads=$VM_THREADS"
 		-m "$VM_MEM")

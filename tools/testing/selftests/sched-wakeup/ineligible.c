@@ -1,320 +1,748 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TICK_INELIGIBLE and WAKEUP_INELIGIBLE: two CPU-bound threads ("hogs")
- * share one CPU and count how often they hand it to each other. Without the
- * flags the running hog keeps the CPU for its whole slice even after it has
- * received more than its share, so they take turns about once per base
- * slice. TICK_INELIGIBLE reschedules it at the first tick that finds it
- * ineligible: about once per tick. WAKEUP_INELIGIBLE does so at wakeups that
- * do not preempt by themselves; a third thread on the CPU provides them: it
- * wakes from a 1 ms periodic timerfd, runs 100 us and sleeps again, at nice
- * 10, so that it is rarely EEVDF's pick itself when it wakes (a nice-0
- * sleeper is, and then the base kernel already reschedules).
+ * TICK_INELIGIBLE and WAKEUP_INELIGIBLE: two CPU-bound processes ("hogs")
+ * share one CPU and note the time each takes it from the other, which gives
+ * the length of every run. Without the flags a run ends at the first tick
+ * after the hog's slice is used up, so it lasts at least ceil(slice / tick)
+ * ticks. TICK_INELIGIBLE ends it at the first tick that finds the hog
+ * ineligible; equal hogs pass each other within a tick, so a run lasts one
+ * tick. WAKEUP_INELIGIBLE ends it at the first wakeup on the CPU after that,
+ * so a run lasts about the interval between wakeups, which the test counts.
+ * Rounds with the flag off and on alternate, and each pair must put the
+ * median run on the predicted side of the midpoint between the two
+ * predictions.
  *
- * Each path is tested with the other flag off, in rounds that alternate the
- * flag off and on inside one run, so that machine noise hits both alike.
- * Tick: every round with the flag on must show more handoffs than every
- * round with it off, the mean must rise 1.5 times, and 1.5 handoffs per
- * base slice must separate off from on. Wakeups, whose effect is smaller
- * (the sleeper is often queued, not waking): pass when the on round beats
- * the off round before it in 3 of 4 pairs and the mean rises by 25%, fail
- * when on does not beat off at all, else skip as inconclusive. In 20 runs
- * under TCG the mean rose x2.43 to x2.86 (tick), x1.08 to x1.84 (wakeups);
- * without the flag's code, noise reached x1.14. Validity: both hogs got
- * CPU time and took turns; the sleeper woke often enough. The tick must be
- * below half the base slice (HZ=1000: 1 ms vs 2.8-3 ms on 8 CPUs), or both
- * behaviours are the same and the test skips.
+ * The wakeups must not preempt by themselves: the wakee runs at nice 19, so
+ * it is never EEVDF's pick when it arrives, and a helper on another CPU
+ * moves it onto the hogs' CPU, wakes it there and moves it off before it
+ * runs, so it never takes CPU time from the hogs.
+ *
+ * Layouts: the hogs in the test's own group, in sibling cgroups, in two
+ * leaves of a binary cgroup tree of depth 4, in one autogroup, in an
+ * autogroup each. The flags must act where the hogs meet: below the root
+ * runqueue in the middle three, at the root in the last.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/timerfd.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
 #include "sched_wakeup.h"
 
-#define ROUNDS		4
-#define ROUND_NS	1000000000LL
-#define PERIOD_NS	1000000LL
-#define SLEEPER_RUN_NS	100000LL
-#define SLEEPER_NICE	10
+#define MAX_RUNS	16384
+#define SETTLE_US	100000		/* after a flip, before a round */
+#define MIN_ROUND_NS	400000000LL
+#define MAX_ROUND_NS	2000000000LL
+#define RUNS_PER_ROUND	60		/* off runs a round should hold */
+#define MIN_RUNS	20		/* fewer: the round says nothing */
+#define AGREE_TO_PASS	4		/* pairs of rounds, see decide() */
+#define DISAGREE_TO_FAIL 3
+#define MIN_PERIOD_NS	500000LL	/* fastest wakeup period asked for */
+#define WAKEE_NICE	19
 
 static const char *const flags[] = { "TICK_INELIGIBLE", "WAKEUP_INELIGIBLE", NULL };
 
-struct shared {
-	atomic_bool stop;
-	atomic_bool measuring;
+enum layout { FLAT, SIBLINGS, TREE, AUTOGROUP, AUTOGROUPS };
+enum role { HOG_A, HOG_B, WAKEE, NR_ROLES };
+
+static const char *const layout_names[] = {
+	"the test's own group", "sibling cgroups", "leaves of a binary cgroup tree",
+	"one autogroup", "an autogroup each",
+};
+
+/* Where each role goes in the cgroup layouts; the wakee's group weighs 1. */
+static const char *const cg_of[][NR_ROLES] = {
+	[SIBLINGS] = { "a", "b", "w" },
+	[TREE] = { "0/0/0", "1/1/1", "w" },
+};
+
+/* Shared with the children. */
+struct shm {
+	atomic_int stop;
+	atomic_int measuring;
 	atomic_int ready;
-	atomic_int last;	/* which hog ran last */
+	atomic_int last;		/* hog that took the CPU last (1 or 2) */
+	atomic_llong taken_at;		/* when it did */
+	atomic_int nr_runs;
+	atomic_long wakeups;		/* made by the waker */
+	atomic_long late;		/* waker periods skipped: wakee not asleep */
+	pid_t pid[NR_ROLES];
+	char err[160];			/* a child's setup failure */
+	long long run_ns[MAX_RUNS];	/* completed runs while measuring */
 };
 
-struct hog {
-	pthread_t t;
-	int id, cpu;
-	pid_t tid;
-	struct shared *sh;
-	long handoffs;		/* times this hog took the CPU from the other */
+/* The test's state, shared by the fixture and the helpers. */
+struct ctx {
+	struct shm *sh;
+	int hog_cpu, away_cpu;
+	int efd;
+	long hz;
+	long long tick_ns, slice_ns, period_ns;
+	long long on_ns, off_ns;	/* predicted median runs */
+	pid_t leader;
+	pthread_t waker;
+	bool waker_started;
 };
-
-static void *hog(void *arg)
-{
-	struct hog *h = arg;
-	struct shared *sh = h->sh;
-
-	h->tid = sw_gettid();
-	if (sw_pin(0, h->cpu))
-		return NULL;
-	atomic_fetch_add(&sh->ready, 1);
-	while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
-		if (atomic_load_explicit(&sh->last, memory_order_relaxed) == h->id)
-			continue;
-		atomic_store(&sh->last, h->id);
-		if (atomic_load(&sh->measuring))
-			h->handoffs++;
-	}
-	return NULL;
-}
-
-static void *sleeper(void *arg)
-{
-	struct itimerspec its = {
-		.it_value.tv_nsec = PERIOD_NS,
-		.it_interval.tv_nsec = PERIOD_NS,
-	};
-	struct hog *h = arg;
-	uint64_t n;
-	int fd;
-
-	h->tid = sw_gettid();
-	fd = timerfd_create(CLOCK_MONOTONIC, 0);
-	if (fd < 0 || sw_pin(0, h->cpu) || timerfd_settime(fd, 0, &its, NULL))
-		return NULL;
-	if (setpriority(PRIO_PROCESS, 0, SLEEPER_NICE))
-		return NULL;
-	atomic_fetch_add(&h->sh->ready, 1);
-	while (!atomic_load(&h->sh->stop)) {
-		if (read(fd, &n, sizeof(n)) != sizeof(n))
-			break;
-		sw_spin_ns(SLEEPER_RUN_NS);
-	}
-	close(fd);
-	return NULL;
-}
-
-/* HZ from the jiffies the sched debug file prints, sampled 500 ms apart. */
-static long measure_hz(void)
-{
-	long long j0 = -1, j1 = -1, *j = &j0;
-	char line[256];
-	int pass;
-	FILE *f;
-
-	for (pass = 0; pass < 2; pass++, j = &j1) {
-		f = fopen("/sys/kernel/debug/sched/debug", "r");
-		if (!f)
-			return -1;
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "jiffies%*[ ]: %lld", j) == 1)
-				break;
-		fclose(f);
-		if (!pass)
-			usleep(500000);
-	}
-	if (j0 < 0 || j1 < 0)
-		return -1;
-	return (j1 - j0) * 2;
-}
 
 FIXTURE(ineligible) {
-	int cpu;
-	long hz;
-	long slice_ns;
+	struct ctx c;
 };
 
 FIXTURE_VARIANT(ineligible) {
 	const char *flag;	/* the path under test */
 	const char *other;	/* the other path, kept off */
-	bool wakeups;		/* run the periodic sleeper */
-	double min_ratio;	/* mean on / mean off at least */
-	int min_wins;		/* rounds where on beat the off round before it */
-	bool model;		/* all on rounds beat all off rounds */
+	bool wakeups;
+	enum layout layout;
 };
 
 FIXTURE_VARIANT_ADD(ineligible, tick) {
 	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE",
-	.min_ratio = 1.5, .min_wins = ROUNDS, .model = true,
+	.wakeups = false, .layout = FLAT,
 };
 
 FIXTURE_VARIANT_ADD(ineligible, wakeup) {
-	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE", .wakeups = true,
-	.min_ratio = 1.25, .min_wins = ROUNDS - 1,
+	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE",
+	.wakeups = true, .layout = FLAT,
 };
+
+FIXTURE_VARIANT_ADD(ineligible, tick_siblings) {
+	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE",
+	.wakeups = false, .layout = SIBLINGS,
+};
+
+FIXTURE_VARIANT_ADD(ineligible, wakeup_siblings) {
+	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE",
+	.wakeups = true, .layout = SIBLINGS,
+};
+
+FIXTURE_VARIANT_ADD(ineligible, tick_tree) {
+	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE",
+	.wakeups = false, .layout = TREE,
+};
+
+FIXTURE_VARIANT_ADD(ineligible, wakeup_tree) {
+	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE",
+	.wakeups = true, .layout = TREE,
+};
+
+FIXTURE_VARIANT_ADD(ineligible, tick_autogroup) {
+	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE",
+	.wakeups = false, .layout = AUTOGROUP,
+};
+
+FIXTURE_VARIANT_ADD(ineligible, wakeup_autogroup) {
+	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE",
+	.wakeups = true, .layout = AUTOGROUP,
+};
+
+FIXTURE_VARIANT_ADD(ineligible, tick_autogroups) {
+	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE",
+	.wakeups = false, .layout = AUTOGROUPS,
+};
+
+FIXTURE_VARIANT_ADD(ineligible, wakeup_autogroups) {
+	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE",
+	.wakeups = true, .layout = AUTOGROUPS,
+};
+
+static void child_fail(struct shm *sh, const char *what)
+{
+	snprintf(sh->err, sizeof(sh->err), "%s: %s", what, strerror(errno));
+	_exit(1);
+}
+
+/* A hog: take the CPU whenever it runs, note each run of the other one. */
+static void hog(struct shm *sh, int id)
+{
+	long long now, prev;
+	int i;
+
+	atomic_fetch_add(&sh->ready, 1);
+	while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
+		if (atomic_load_explicit(&sh->last, memory_order_relaxed) == id)
+			continue;
+		now = sw_now_ns();
+		prev = atomic_exchange(&sh->taken_at, now);
+		atomic_store(&sh->last, id);
+		if (!atomic_load(&sh->measuring) || !prev)
+			continue;
+		i = atomic_fetch_add(&sh->nr_runs, 1);
+		if (i < MAX_RUNS)
+			sh->run_ns[i] = now - prev;
+	}
+	_exit(0);
+}
+
+static void wakee(struct shm *sh, int efd)
+{
+	uint64_t v;
+
+	atomic_fetch_add(&sh->ready, 1);
+	while (read(efd, &v, sizeof(v)) == sizeof(v))
+		;
+	_exit(0);
+}
+
+/* Place the calling child as its role and layout ask, then run the role. */
+static void child(struct ctx *c, enum layout how, enum role r)
+{
+	struct shm *sh = c->sh;
+	char num[8];
+	int fd;
+
+	sh->pid[r] = getpid();
+	if (how == SIBLINGS || how == TREE) {
+		if (sw_cg_enter(cg_of[how][r], getpid()))
+			child_fail(sh, "moving into its cgroup");
+	} else if (how == AUTOGROUPS) {
+		/* Autogroups apply in the root cgroup; a new session, a new one. */
+		if (sw_cg_enter("", getpid()) || setsid() < 0)
+			child_fail(sh, "moving into an autogroup of its own");
+		if (r == WAKEE) {
+			fd = open("/proc/self/autogroup", O_WRONLY);
+			snprintf(num, sizeof(num), "%d", WAKEE_NICE);
+			if (fd < 0 || write(fd, num, strlen(num)) < 0)
+				child_fail(sh, "setting the wakee's autogroup nice");
+			close(fd);
+		}
+	}
+	if (r == WAKEE) {
+		if (setpriority(PRIO_PROCESS, 0, WAKEE_NICE) || sw_pin(0, c->away_cpu))
+			child_fail(sh, "setting up the wakee");
+		wakee(sh, c->efd);
+	}
+	if (sw_pin(0, c->hog_cpu))
+		child_fail(sh, "pinning a hog");
+	hog(sh, r + 1);
+}
+
+static int spawn(struct ctx *c, enum layout how, enum role r)
+{
+	pid_t pid = sw_fork(true);
+
+	if (pid == 0)
+		child(c, how, r);
+	return pid < 0 ? -1 : 0;
+}
+
+/* One autogroup for all: a leader in a new session forks the roles. */
+static int spawn_autogroup(struct ctx *c, int nr)
+{
+	enum role r;
+
+	c->leader = sw_fork(true);
+	if (c->leader < 0)
+		return -1;
+	if (c->leader)
+		return 0;
+	if (sw_cg_enter("", getpid()) || setsid() < 0)
+		child_fail(c->sh, "making the autogroup");
+	for (r = 0; r < nr; r++)
+		if (spawn(c, FLAT, r))
+			child_fail(c->sh, "forking a role");
+	for (;;)
+		pause();
+}
+
+/* Is process @pid asleep (state S)? */
+static bool asleep(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+/*
+ * Every period: move the sleeping wakee onto the hogs' CPU, wake it there,
+ * move it back to this CPU, where it runs and sleeps again. The wakeup is
+ * the one check_preempt_wakeup_fair() sees on the hogs' CPU.
+ */
+static void *waker(void *arg)
+{
+	struct ctx *c = arg;
+	struct shm *sh = c->sh;
+	pid_t w = sh->pid[WAKEE];
+	struct timespec ts;
+	long long next;
+	uint64_t one = 1;
+
+	if (sw_pin(0, c->away_cpu))
+		return NULL;
+	next = sw_now_ns();
+	while (!atomic_load(&sh->stop)) {
+		next += c->period_ns;
+		if (next < sw_now_ns())
+			next = sw_now_ns() + c->period_ns;
+		ts.tv_sec = next / 1000000000LL;
+		ts.tv_nsec = next % 1000000000LL;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		if (!asleep(w)) {
+			atomic_fetch_add(&sh->late, 1);
+			continue;
+		}
+		if (sw_pin(w, c->hog_cpu) ||
+		    write(c->efd, &one, sizeof(one)) != sizeof(one) ||
+		    sw_pin(w, c->away_cpu))
+			break;
+		atomic_fetch_add(&sh->wakeups, 1);
+	}
+	return NULL;
+}
+
+/* A CPU to run the waker, the wakee and this process on: in the hogs' LLC. */
+static int pick_away(int hog_cpu)
+{
+	struct sw_llc llcs[SW_MAX_LLCS];
+	cpu_set_t online;
+	int i, n, cpu;
+
+	n = sw_llcs(llcs, SW_MAX_LLCS);
+	for (i = 0; i < n; i++) {
+		if (!CPU_ISSET(hog_cpu, &llcs[i].cpus))
+			continue;
+		for (cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
+			if (cpu != hog_cpu && CPU_ISSET(cpu, &llcs[i].cpus))
+				return cpu;
+	}
+	if (sw_online(&online))
+		return -1;
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
+		if (cpu != hog_cpu && CPU_ISSET(cpu, &online))
+			return cpu;
+	return -1;
+}
+
+static const char *layout_ready(enum layout layout)
+{
+	const char *why;
+
+	if (layout == FLAT)
+		return NULL;
+	why = sw_cg_usable();
+	if (why)
+		return why;
+	if ((layout == AUTOGROUP || layout == AUTOGROUPS) &&
+	    (access("/proc/self/autogroup", F_OK) || sw_sysctl_get(SW_AUTOGROUP) < 0))
+		return "no autogroup in this kernel (CONFIG_SCHED_AUTOGROUP)";
+	return NULL;
+}
+
+/* The line of /proc/PID/FILE that starts with @prefix, or "". */
+static const char *proc_line(pid_t pid, const char *file, const char *prefix)
+{
+	static char line[256];
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	line[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return line;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, prefix, strlen(prefix)))
+			break;
+	if (strncmp(line, prefix, strlen(prefix)))
+		line[0] = '\0';
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	return line;
+}
+
+/*
+ * The children are where the layout puts them: in their cgroups, in the
+ * root cgroup with one autogroup, or with one autogroup each (distinct
+ * "/autogroup-N" in /proc/PID/autogroup).
+ */
+static int check_layout(struct __test_metadata *_metadata, struct ctx *c,
+			enum layout layout, int nr)
+{
+	char where[NR_ROLES][128], want[160];
+	const char *cg;
+	int r;
+
+	if (layout == FLAT)
+		return 0;
+	for (r = 0; r < nr; r++) {
+		cg = proc_line(c->sh->pid[r], "cgroup", "0::");
+		if (layout == SIBLINGS || layout == TREE) {
+			snprintf(want, sizeof(want), "0::/%s/%s", strrchr(sw_cg_base(), '/') + 1,
+				 cg_of[layout][r]);
+			if (strcmp(cg, want)) {
+				TH_LOG("child %d is in cgroup '%s', not '%s'", r, cg, want);
+				return -1;
+			}
+			continue;
+		}
+		if (strcmp(cg, "0::/")) {
+			TH_LOG("child %d is in cgroup '%s', not the root: no autogroup", r, cg);
+			return -1;
+		}
+		snprintf(where[r], sizeof(where[r]), "%s",
+			 proc_line(c->sh->pid[r], "autogroup", "/autogroup-"));
+		strtok(where[r], " ");
+		if (!where[r][0] || (layout == AUTOGROUP && r && strcmp(where[r], where[0])) ||
+		    (layout == AUTOGROUPS && r && !strcmp(where[r], where[r - 1]))) {
+			TH_LOG("child %d is in autogroup '%s', child 0 in '%s'",
+			       r, where[r], where[0]);
+			return -1;
+		}
+	}
+	return 0;
+}
 
 FIXTURE_SETUP(ineligible)
 {
+	struct ctx *c = &self->c;
 	const char *why = sw_need(flags);
+	long long off_ticks;
+	int nr = variant->wakeups ? NR_ROLES : WAKEE;
+	long long t0;
+	enum role r;
+	int i;
 
 	if (why)
 		SKIP(return, "%s", why);
+	why = layout_ready(variant->layout);
+	if (why)
+		SKIP(return, "%s", why);
 	if (sw_nr_cpus() < 2)
-		SKIP(return, "needs 2 CPUs");
-	self->cpu = sw_nr_cpus() - 1;
-	self->hz = measure_hz();
-	self->slice_ns = sw_sysctl_get("/sys/kernel/debug/sched/base_slice_ns");
-	if (self->hz <= 0 || self->slice_ns <= 0)
-		SKIP(return, "cannot read HZ or base_slice_ns from /sys/kernel/debug/sched");
-	if (self->slice_ns < 2 * 1000000000LL / self->hz)
-		SKIP(return,
-		     "tick (HZ=%ld) is not below half the base slice (%ld ns): nothing to tell apart",
-		     self->hz, self->slice_ns);
+		SKIP(return, "needs 2 online CPUs (the hogs' and the helpers')");
+	c->hog_cpu = sw_last_cpu();
+	c->away_cpu = pick_away(c->hog_cpu);
+	ASSERT_LE(0, c->away_cpu);
+	ASSERT_EQ(0, sw_pin(0, c->away_cpu));
+	c->hz = sw_hz(500);
+	c->slice_ns = sw_sysctl_get(SW_BASE_SLICE);
+	ASSERT_LT(0, c->hz) TH_LOG("cannot read jiffies from /sys/kernel/debug/sched/debug");
+	ASSERT_LT(0, c->slice_ns) TH_LOG("cannot read %s", SW_BASE_SLICE);
+	c->tick_ns = 1000000000LL / c->hz;
+	off_ticks = (c->slice_ns + c->tick_ns - 1) / c->tick_ns;
+
+	/*
+	 * Without the flag a run lasts at least ceil(slice / tick) ticks.
+	 * The tick path needs that to be 3 or more, so that 1 tick (on) and
+	 * the off runs lie a tick or more from their midpoint; the wakeup
+	 * path needs room for wakeups 4 times as often, and not faster than
+	 * MIN_PERIOD_NS. Where the default slice is too short for that (a
+	 * short slice with few CPUs, or HZ=250/300, where a slice is less
+	 * than a tick and TICK_INELIGIBLE changes nothing at the default),
+	 * the test raises base_slice_ns for its duration.
+	 */
+	if (variant->wakeups) {
+		if (off_ticks * c->tick_ns < 4 * MIN_PERIOD_NS) {
+			TH_LOG("base_slice %lld ns ends a run within %lld ns: raised to %lld ns",
+			       c->slice_ns, off_ticks * c->tick_ns, 4 * MIN_PERIOD_NS);
+			c->slice_ns = 4 * MIN_PERIOD_NS;
+			ASSERT_EQ(0, sw_sysctl_set(SW_BASE_SLICE, c->slice_ns));
+			off_ticks = (c->slice_ns + c->tick_ns - 1) / c->tick_ns;
+		}
+		c->off_ns = off_ticks * c->tick_ns;
+		c->period_ns = c->off_ns / 4;
+		if (c->period_ns < MIN_PERIOD_NS)
+			c->period_ns = MIN_PERIOD_NS;
+		c->on_ns = c->period_ns;
+	} else {
+		if (off_ticks < 3) {
+			TH_LOG("base_slice %lld ns is %lld tick(s) at HZ=%ld: TICK_INELIGIBLE %s;",
+			       c->slice_ns, off_ticks, c->hz,
+			       off_ticks < 2 ? "does nothing at this slice" :
+			       "is within a tick of the base behaviour");
+			TH_LOG("raised to 3.5 ticks for the test");
+			c->slice_ns = c->tick_ns * 7 / 2;
+			ASSERT_EQ(0, sw_sysctl_set(SW_BASE_SLICE, c->slice_ns));
+			off_ticks = 4;
+		}
+		c->off_ns = off_ticks * c->tick_ns;
+		c->on_ns = c->tick_ns;
+	}
+
 	ASSERT_EQ(0, sw_sysctl_set(SW_SCHEDSTATS, 1));
+	if (variant->layout == AUTOGROUP || variant->layout == AUTOGROUPS)
+		ASSERT_EQ(0, sw_sysctl_set(SW_AUTOGROUP, 1));
 	ASSERT_EQ(0, sw_feature_set(variant->other, false));
 	ASSERT_EQ(0, sw_feature_set(variant->flag, false));
 	TH_LOG("features: %s", sw_features_line());
+
+	c->sh = mmap(NULL, sizeof(*c->sh), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, c->sh);
+	memset(c->sh, 0, sizeof(*c->sh));
+	c->efd = eventfd(0, 0);
+	ASSERT_LE(0, c->efd);
+
+	if (variant->layout == SIBLINGS || variant->layout == TREE) {
+		for (r = 0; r < NR_ROLES; r++)
+			ASSERT_EQ(0, sw_cg_make(cg_of[variant->layout][r], r == WAKEE ? 1 : 0));
+		/* The whole tree, as in the seed's layout: 8 leaves. */
+		for (i = 0; variant->layout == TREE && i < 8; i++) {
+			char leaf[8];
+
+			snprintf(leaf, sizeof(leaf), "%d/%d/%d", i >> 2, (i >> 1) & 1, i & 1);
+			ASSERT_EQ(0, sw_cg_make(leaf, 0));
+		}
+	}
+	if (variant->layout == AUTOGROUP) {
+		ASSERT_EQ(0, spawn_autogroup(c, nr));
+	} else {
+		for (r = 0; r < nr; r++)
+			ASSERT_EQ(0, spawn(c, variant->layout, r));
+	}
+	t0 = sw_now_ns();
+	while (atomic_load(&c->sh->ready) < nr && !c->sh->err[0] &&
+	       sw_now_ns() - t0 < 10000000000LL)
+		usleep(1000);
+	ASSERT_EQ(0, c->sh->err[0]) TH_LOG("a child failed: %s", c->sh->err);
+	ASSERT_EQ(nr, atomic_load(&c->sh->ready)) TH_LOG("children not ready after 10 s");
+	ASSERT_EQ(0, check_layout(_metadata, c, variant->layout, nr));
+	if (variant->wakeups) {
+		ASSERT_EQ(0, pthread_create(&c->waker, NULL, waker, c));
+		c->waker_started = true;
+	}
 }
 
 FIXTURE_TEARDOWN(ineligible)
 {
+	struct ctx *c = &self->c;
+
+	if (c->sh) {
+		atomic_store(&c->sh->stop, true);
+		if (c->waker_started)
+			pthread_join(c->waker, NULL);
+	}
 	sw_restore();
 }
 
 struct round {
-	double rate;		/* hog-to-hog handoffs per second */
-	long inv;		/* hogs' involuntary switches */
-	long wakeups;		/* sleeper wakeups */
+	long long median_ns;
+	int runs;
 	long long hog_ns[2];	/* CPU time of each hog */
+	long wakeups, late;
+	const char *invalid;	/* why the round says nothing, or NULL */
 };
 
-static int measure(struct hog *h, int n, struct shared *sh, struct round *r)
+static int cmp_ll(const void *a, const void *b)
 {
-	struct sw_stats before[3], after[3];
-	long long t0, t1, cpu0[2];
-	long handoffs = 0;
-	int i;
+	long long x = *(const long long *)a, y = *(const long long *)b;
 
-	usleep(100000);		/* let the new setting act on fresh slices */
-	for (i = 0; i < 2; i++)
-		h[i].handoffs = 0;
-	for (i = 0; i < n; i++)
-		if (sw_stats(h[i].tid, &before[i]))
-			return -1;
-	for (i = 0; i < 2; i++)
-		cpu0[i] = before[i].sum_exec_ns;
-	t0 = sw_now_ns();
-	atomic_store(&sh->measuring, true);
-	usleep(ROUND_NS / 1000);
-	atomic_store(&sh->measuring, false);
-	t1 = sw_now_ns();
-	for (i = 0; i < n; i++)
-		if (sw_stats(h[i].tid, &after[i]))
-			return -1;
+	return x < y ? -1 : x > y;
+}
+
+static int measure(struct ctx *c, long long round_ns, struct round *r)
+{
+	struct shm *sh = c->sh;
+	struct sw_stats before[2], after[2];
+	long w0, l0;
+	int i, n;
+
+	usleep(SETTLE_US);
 	memset(r, 0, sizeof(*r));
-	for (i = 0; i < 2; i++) {
-		handoffs += h[i].handoffs;
-		r->inv += after[i].involuntary - before[i].involuntary;
-		r->hog_ns[i] = after[i].sum_exec_ns - cpu0[i];
-	}
-	if (n > 2)
-		r->wakeups = after[2].nr_wakeups - before[2].nr_wakeups;
-	r->rate = handoffs * 1e9 / (t1 - t0);
+	for (i = 0; i < 2; i++)
+		if (sw_stats(sh->pid[i], &before[i]))
+			return -1;
+	w0 = atomic_load(&sh->wakeups);
+	l0 = atomic_load(&sh->late);
+	atomic_store(&sh->nr_runs, 0);
+	atomic_store(&sh->measuring, 1);
+	usleep(round_ns / 1000);
+	atomic_store(&sh->measuring, 0);
+	for (i = 0; i < 2; i++)
+		if (sw_stats(sh->pid[i], &after[i]))
+			return -1;
+	r->wakeups = atomic_load(&sh->wakeups) - w0;
+	r->late = atomic_load(&sh->late) - l0;
+	for (i = 0; i < 2; i++)
+		r->hog_ns[i] = after[i].sum_exec_ns - before[i].sum_exec_ns;
+	n = atomic_load(&sh->nr_runs);
+	if (n > MAX_RUNS)
+		n = MAX_RUNS;
+	r->runs = n;
+	qsort(sh->run_ns, n, sizeof(sh->run_ns[0]), cmp_ll);
+	r->median_ns = n ? sh->run_ns[n / 2] : 0;
+	if (n < MIN_RUNS)
+		r->invalid = "too few runs to tell";
+	else if (r->hog_ns[0] * 4 < r->hog_ns[1] || r->hog_ns[1] * 4 < r->hog_ns[0])
+		r->invalid = "one hog had less than a fifth of the other's CPU time";
+	else if (c->period_ns && r->wakeups * c->off_ns < 2 * round_ns)
+		r->invalid = "fewer than two wakeups per slice: too few to tell";
 	return 0;
 }
 
-TEST_F_TIMEOUT(ineligible, handoffs, 120)
+static void log_round(struct __test_metadata *_metadata, struct ctx *c,
+		      int pair, const char *state, const struct round *r)
 {
-	static struct shared sh;
-	struct round off[ROUNDS], on[ROUNDS];
-	struct hog h[3] = { 0 };
-	int i, r, n = variant->wakeups ? 3 : 2, wins = 0;
-	double min_on = 1e18, max_off = 0, mean_on = 0, mean_off = 0;
-	double slice_rate = 1e9 / self->slice_ns;
+	TH_LOG("  pair %d %-3s: median run %6.3f ms = %4.2f ticks (%4d runs), hogs %.2f+%.2f s,",
+	       pair, state, r->median_ns / 1e6, (double)r->median_ns / c->tick_ns, r->runs,
+	       r->hog_ns[0] / 1e9, r->hog_ns[1] / 1e9);
+	TH_LOG("           wakeups %ld (%ld late)%s%s", r->wakeups, r->late,
+	       r->invalid ? ": " : "", r->invalid ? r->invalid : "");
+}
 
-	memset(&sh, 0, sizeof(sh));
-	for (i = 0; i < n; i++) {
-		h[i].id = i + 1;
-		h[i].cpu = self->cpu;
-		h[i].sh = &sh;
-		ASSERT_EQ(0, pthread_create(&h[i].t, NULL, i < 2 ? hog : sleeper, &h[i]));
-	}
-	while (atomic_load(&sh.ready) < n)
-		usleep(1000);
+/*
+ * A group entity keeps the slice it was given when it was last enqueued (the
+ * shortest of its queued children's); hogs never sleep, so after a change of
+ * base_slice their groups are made to enqueue again: the hogs stop and go on.
+ */
+static int requeue_hogs(struct ctx *c)
+{
+	char path[64], buf[256], *p;
+	long long t0;
+	int i, fd, n;
 
-	for (r = 0; r < ROUNDS; r++) {
-		ASSERT_EQ(0, sw_feature_set(variant->flag, false));
-		ASSERT_EQ(0, measure(h, n, &sh, &off[r]));
-		ASSERT_EQ(0, sw_feature_set(variant->flag, true));
-		ASSERT_EQ(0, measure(h, n, &sh, &on[r]));
-	}
-	ASSERT_EQ(0, sw_feature_set(variant->flag, false));
-	atomic_store(&sh.stop, true);
-	for (i = 0; i < n; i++)
-		pthread_join(h[i].t, NULL);
-
-	TH_LOG("%s on cpu%d, HZ=%ld, base_slice=%ld ns (one handoff per slice: %.0f/s)",
-	       variant->flag, self->cpu, self->hz, self->slice_ns, slice_rate);
-	TH_LOG("per round: hog-to-hog handoffs, hogs' involuntary switches,");
-	TH_LOG("           sleeper wakeups, CPU time of each hog");
-	for (r = 0; r < ROUNDS; r++) {
-		struct round *x[2] = { &off[r], &on[r] };
-
-		for (i = 0; i < 2; i++)
-			TH_LOG("  round %d %-3s: %5.0f/s, %5ld, %5ld, %.2f+%.2f s",
-			       r + 1, i ? "on" : "off", x[i]->rate, x[i]->inv, x[i]->wakeups,
-			       x[i]->hog_ns[0] / 1e9, x[i]->hog_ns[1] / 1e9);
-		mean_off += off[r].rate / ROUNDS;
-		mean_on += on[r].rate / ROUNDS;
-		if (off[r].rate > max_off)
-			max_off = off[r].rate;
-		if (on[r].rate < min_on)
-			min_on = on[r].rate;
-		wins += on[r].rate > off[r].rate;
-	}
-	TH_LOG("mean handoffs: off %.0f/s, on %.0f/s (x%.2f; want >= x%.2f)",
-	       mean_off, mean_on, mean_on / (mean_off ? mean_off : 1), variant->min_ratio);
-
-	/* Validity: in every round both hogs ran, took turns, got wakeups. */
-	for (r = 0; r < ROUNDS; r++) {
-		struct round *x[2] = { &off[r], &on[r] };
-
-		for (i = 0; i < 2; i++) {
-			ASSERT_GT(x[i]->hog_ns[0], ROUND_NS / 10);
-			ASSERT_GT(x[i]->hog_ns[1], ROUND_NS / 10);
-			ASSERT_GT(x[i]->rate, 0);
-			if (variant->wakeups)
-				ASSERT_GT(x[i]->wakeups * PERIOD_NS * 10, ROUND_NS);
+	for (i = 0; i < 2; i++) {
+		if (kill(c->sh->pid[i], SIGSTOP))
+			return -1;
+		snprintf(path, sizeof(path), "/proc/%d/stat", c->sh->pid[i]);
+		for (t0 = sw_now_ns(); sw_now_ns() - t0 < 2000000000LL; usleep(1000)) {
+			fd = open(path, O_RDONLY);
+			n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+			if (fd >= 0)
+				close(fd);
+			if (n <= 0)
+				return -1;
+			buf[n] = '\0';
+			p = strrchr(buf, ')');
+			if (p && p[1] == ' ' && p[2] == 'T')
+				break;
 		}
 	}
+	/* Stopped with a negative lag, a hog stays queued until picked once. */
+	usleep(20000);
+	for (i = 0; i < 2; i++)
+		if (kill(c->sh->pid[i], SIGCONT))
+			return -1;
+	return 0;
+}
 
-	/*
-	 * Wakeups: the effect is small and noisy under emulation. On a kernel
-	 * whose flag did nothing, noise alone reached x1.14 with 3 of 4
-	 * wins; with the flag working, x1.08 to x1.84 were seen. Pass only
-	 * above that noise; fail when there is no effect at all; in between
-	 * say that the run could not tell, and skip.
-	 */
-	if (!variant->model) {
-		if (wins >= variant->min_wins && mean_on >= variant->min_ratio * mean_off)
-			return;
-		ASSERT_GE(wins, ROUNDS / 2);
-		ASSERT_GE(mean_on, mean_off);
-		SKIP(return, "inconclusive: x%.2f, on beat off in %d of %d rounds",
-		     mean_on / (mean_off ? mean_off : 1), wins, ROUNDS);
-	}
+static long long round_length(struct ctx *c)
+{
+	long long round_ns = RUNS_PER_ROUND * c->off_ns;
 
-	/* The tick: the prediction, in both directions. */
-	EXPECT_GE(wins, variant->min_wins);
-	EXPECT_GE(mean_on, variant->min_ratio * mean_off);
-	if (variant->model) {
-		EXPECT_GT(min_on, max_off);
-		EXPECT_LE(max_off, variant->min_ratio * slice_rate);
-		EXPECT_GE(min_on, variant->min_ratio * slice_rate);
+	if (round_ns < MIN_ROUND_NS)
+		round_ns = MIN_ROUND_NS;
+	if (round_ns > MAX_ROUND_NS)
+		round_ns = MAX_ROUND_NS;
+	return round_ns;
+}
+
+/*
+ * The wakeups this machine makes, in a round with the flag off. A run with
+ * the flag on lasts about the interval between them, so it must be well
+ * below a slice: when the waker cannot wake the wakee 4 times a slice (a
+ * slow or loaded machine, an emulator), the slice is made long enough, and
+ * ends between two ticks so that the off run is a whole number of them.
+ */
+static int calibrate(struct __test_metadata *_metadata, struct ctx *c,
+		     const char *flag, long long *round_ns)
+{
+	long long interval, ticks;
+	struct round cal;
+
+	if (sw_feature_set(flag, false) || measure(c, *round_ns, &cal))
+		return -1;
+	interval = cal.wakeups ? *round_ns / cal.wakeups : *round_ns;
+	TH_LOG("calibration: %ld wakeups in %.3f s, one every %.3f ms",
+	       cal.wakeups, *round_ns / 1e9, interval / 1e6);
+	if (4 * interval <= c->off_ns)
+		return 0;
+	ticks = (4 * interval + c->tick_ns - 1) / c->tick_ns;
+	if (ticks * c->tick_ns > 100000000LL) {
+		TH_LOG("the waker cannot make 40 wakeups a second: no situation to test");
+		return -1;
 	}
+	c->slice_ns = ticks * c->tick_ns - c->tick_ns / 2;
+	if (sw_sysctl_set(SW_BASE_SLICE, c->slice_ns) || requeue_hogs(c))
+		return -1;
+	c->off_ns = ticks * c->tick_ns;
+	c->period_ns = c->off_ns / 4;
+	c->on_ns = interval;
+	*round_ns = round_length(c);
+	TH_LOG("base_slice raised to %lld ns: off runs >= %.3f ms, 4 wakeups or more each",
+	       c->slice_ns, c->off_ns / 1e6);
+	return 0;
+}
+
+/*
+ * Pairs of rounds, off then on, until AGREE_TO_PASS pairs have put the
+ * median runs on their predicted sides of the midpoint (pass) or
+ * DISAGREE_TO_FAIL have not (fail): a round that noise spoiled is measured
+ * again, up to AGREE_TO_PASS + DISAGREE_TO_FAIL - 1 pairs, and a flag whose
+ * effect is gone or reversed fails in DISAGREE_TO_FAIL pairs.
+ */
+TEST_F_TIMEOUT(ineligible, runs, 120)
+{
+	struct ctx *c = &self->c;
+	long long mid, round_ns;
+	int pair = 0, agree = 0, disagree = 0;
+	struct round off, on;
+
+	round_ns = round_length(c);
+	if (variant->wakeups)
+		ASSERT_EQ(0, calibrate(_metadata, c, variant->flag, &round_ns));
+	mid = (c->on_ns + c->off_ns) / 2;
+	TH_LOG("%s, hogs in %s on cpu%d, helpers on cpu%d; HZ=%ld, base_slice %lld ns",
+	       variant->flag, layout_names[variant->layout], c->hog_cpu, c->away_cpu,
+	       c->hz, c->slice_ns);
+	TH_LOG("predicted median run: off >= %.3f ms (the slice in whole ticks),",
+	       c->off_ns / 1e6);
+	if (variant->wakeups)
+		TH_LOG("on about the interval between wakeups (the waker aims at %.3f ms)",
+		       c->period_ns / 1e6);
+	else
+		TH_LOG("on %.3f ms (one tick)", c->on_ns / 1e6);
+	if (variant->wakeups)
+		TH_LOG("a pair agrees when off >= (on's wakeup interval + %.3f ms) / 2 > on;",
+		       c->off_ns / 1e6);
+	else
+		TH_LOG("a pair agrees when off >= %.3f ms > on;", mid / 1e6);
+	TH_LOG("%d agreeing pairs pass, %d others fail", AGREE_TO_PASS, DISAGREE_TO_FAIL);
+
+	while (agree < AGREE_TO_PASS && disagree < DISAGREE_TO_FAIL) {
+		pair++;
+		ASSERT_EQ(0, sw_feature_set(variant->flag, false));
+		ASSERT_EQ(0, measure(c, round_ns, &off));
+		ASSERT_EQ(0, sw_feature_set(variant->flag, true));
+		ASSERT_EQ(0, measure(c, round_ns, &on));
+		log_round(_metadata, c, pair, "off", &off);
+		log_round(_metadata, c, pair, "on", &on);
+		/* The wakeups the on round got, not those asked for, set its run. */
+		if (variant->wakeups && on.wakeups) {
+			mid = (round_ns / on.wakeups + c->off_ns) / 2;
+			TH_LOG("  pair %d: a wakeup every %.3f ms, midpoint %.3f ms",
+			       pair, round_ns / on.wakeups / 1e6, mid / 1e6);
+		}
+		if (!off.invalid && !on.invalid && off.median_ns >= mid && on.median_ns < mid)
+			agree++;
+		else
+			disagree++;
+	}
+	ASSERT_EQ(0, sw_feature_set(variant->flag, false));
+	TH_LOG("%d of %d pairs agree with the prediction", agree, pair);
+	EXPECT_EQ(AGREE_TO_PASS, agree);
 }
 
 TEST_HARNESS_MAIN

@@ -2,15 +2,17 @@
 /*
  * Helpers shared by the sched-wakeup selftests.
  *
- * The tests flip global knobs. The state at program start is saved by a
- * constructor in the top-level process and written back by every test's
- * teardown, by an atexit() handler, and by SIGINT/SIGTERM/SIGHUP/SIGQUIT
- * handlers, which the harness' forked test processes inherit. A test
- * process runs in a process group of its own, which a Ctrl-C or a kill of
- * the top-level process does not reach, two forks below the top-level one:
- * a watcher thread in it, asleep on a pidfd of the top-level process,
- * restores and ends it once that process is gone. So an interrupted run,
- * or a test the harness kills on timeout, leaves nothing changed.
+ * The tests flip global knobs and make scratch cgroups and child processes.
+ * The knobs' state at program start is saved by a constructor in the
+ * top-level process; what a test creates is listed in a shared page that
+ * every process of the program sees. Every test's teardown, an atexit()
+ * handler and SIGINT/SIGTERM/SIGHUP/SIGQUIT handlers (inherited by the
+ * harness' forked test processes) undo both. A test process runs in a
+ * process group of its own, which a Ctrl-C or a kill of the top-level
+ * process does not reach: a watcher thread in it, asleep on a pidfd of the
+ * top-level process, undoes and ends it once that process is gone. A test
+ * the harness kills on timeout cannot clean up; its children die with it
+ * (PR_SET_PDEATHSIG) and the top-level process removes its cgroups.
  */
 #include "sched_wakeup.h"
 #include "../kselftest.h"
@@ -23,14 +25,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC	0x63677270
+#endif
+
+#define SW_MAX_CG	32
+#define SW_MAX_CHILD	32
+
+/* The knobs sw_sysctl_set() may write, saved at start, restored at exit. */
+static const char *const knob_paths[] = {
+	SW_SCHEDSTATS, SW_TIMER_MIGR, SW_BASE_SLICE, SW_AUTOGROUP,
+};
+
+static long knob_saved[ARRAY_SIZE(knob_paths)];
 static char saved_features[4096];
-static long saved_schedstats = -1, saved_timer_migr = -1;
 static char line_buf[4096];
 static pid_t top_pid;
+
+/* What tests created, in a page all processes of the program share. */
+static struct sw_shared {
+	char base[64];			/* the program's cgroup directory */
+	int nr_cg;
+	char cg[SW_MAX_CG][128];	/* absolute paths, in creation order */
+	bool root_cpu;			/* we enabled +cpu in the root */
+	pid_t child[SW_MAX_CHILD];
+	pid_t parent[SW_MAX_CHILD];	/* who may reap child[i] */
+} *shared;
 
 pid_t sw_gettid(void)
 {
@@ -83,6 +112,31 @@ static int write_str(const char *path, const char *s)
 	n = write(fd, s, strlen(s));
 	close(fd);
 	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* Async-signal-safe decimal formatting. */
+static void fmt_long(char *buf, long v)
+{
+	char tmp[24];
+	int i = 0, j = 0;
+	unsigned long u = v < 0 ? -(unsigned long)v : (unsigned long)v;
+
+	do {
+		tmp[i++] = '0' + u % 10;
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		buf[j++] = '-';
+	while (i)
+		buf[j++] = tmp[--i];
+	buf[j] = '\0';
+}
+
+static void nap_ms(int ms)
+{
+	struct timespec ts = { .tv_nsec = ms * 1000000L };
+
+	nanosleep(&ts, NULL);
 }
 
 const char *sw_features_line(void)
@@ -149,8 +203,16 @@ long sw_sysctl_get(const char *path)
 
 int sw_sysctl_set(const char *path, long val)
 {
+	unsigned int i;
 	char buf[32];
 
+	for (i = 0; i < ARRAY_SIZE(knob_paths); i++)
+		if (!strcmp(path, knob_paths[i]))
+			break;
+	if (i == ARRAY_SIZE(knob_paths) || knob_saved[i] < 0) {
+		fprintf(stderr, "# %s is not a knob saved at start: not written\n", path);
+		return -1;
+	}
 	snprintf(buf, sizeof(buf), "%ld", val);
 	if (write_str(path, buf) || sw_sysctl_get(path) != val) {
 		fprintf(stderr, "# could not set %s to %ld\n", path, val);
@@ -159,11 +221,93 @@ int sw_sysctl_set(const char *path, long val)
 	return 0;
 }
 
+static void sw_child_add(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < SW_MAX_CHILD; i++) {
+		/* Free, or left by a test process that was killed. */
+		if (!shared->child[i] || kill(shared->parent[i], 0)) {
+			shared->parent[i] = getpid();
+			shared->child[i] = pid;
+			return;
+		}
+	}
+}
+
+pid_t sw_fork(bool track)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	pid_t parent = getpid(), pid;
+	unsigned int i;
+
+	pid = fork();
+	if (pid > 0 && track)
+		sw_child_add(pid);
+	if (pid)
+		return pid;
+	/* The child: none of the parent's restore duties, and no orphan. */
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		signal(sigs[i], SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	return 0;
+}
+
+/* Kill and reap the children this process registered. Async-signal-safe. */
+void sw_children_kill(void)
+{
+	pid_t me = getpid();
+	int i;
+
+	if (!shared)
+		return;
+	for (i = 0; i < SW_MAX_CHILD; i++)
+		if (shared->child[i] > 0 && shared->parent[i] == me)
+			kill(shared->child[i], SIGKILL);
+	for (i = 0; i < SW_MAX_CHILD; i++) {
+		if (shared->child[i] > 0 && shared->parent[i] == me) {
+			waitpid(shared->child[i], NULL, 0);
+			shared->child[i] = 0;
+		}
+	}
+}
+
+/*
+ * Remove the scratch cgroups, newest first. Their tasks are killed or dying
+ * (PR_SET_PDEATHSIG), so a busy cgroup is retried for up to two seconds.
+ * Async-signal-safe.
+ */
+static void cg_remove_all(void)
+{
+	char path[160];
+	int i, tries;
+
+	if (!shared)
+		return;
+	for (i = shared->nr_cg - 1; i >= 0; i--) {
+		for (tries = 0; tries < 200; tries++) {
+			if (!rmdir(shared->cg[i]) || errno == ENOENT)
+				break;
+			nap_ms(10);
+		}
+	}
+	shared->nr_cg = 0;
+	if (shared->root_cpu) {
+		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", SW_CGROOT);
+		if (!write_str(path, "-cpu"))
+			shared->root_cpu = false;
+	}
+}
+
 void sw_restore(void)
 {
-	char buf[4096], cur[4096], *tok, *save;
-	char num[32];
+	char buf[4096], cur[4096], num[32], *tok, *save;
+	unsigned int i;
 
+	sw_children_kill();
+	cg_remove_all();
 	if (saved_features[0] && read_file(SW_FEATURES, cur, sizeof(cur)) >= 0 &&
 	    strcmp(cur, saved_features)) {
 		memcpy(buf, saved_features, sizeof(buf));
@@ -171,13 +315,11 @@ void sw_restore(void)
 			if (!has_word(cur, tok))
 				write_str(SW_FEATURES, tok);
 	}
-	if (saved_schedstats >= 0) {
-		snprintf(num, sizeof(num), "%ld", saved_schedstats);
-		write_str(SW_SCHEDSTATS, num);
-	}
-	if (saved_timer_migr >= 0) {
-		snprintf(num, sizeof(num), "%ld", saved_timer_migr);
-		write_str(SW_TIMER_MIGR, num);
+	for (i = 0; i < ARRAY_SIZE(knob_paths); i++) {
+		if (knob_saved[i] < 0)
+			continue;
+		fmt_long(num, knob_saved[i]);
+		write_str(knob_paths[i], num);
 	}
 }
 
@@ -195,10 +337,18 @@ __attribute__((constructor)) static void sw_guard(void)
 	unsigned int i;
 
 	top_pid = getpid();
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED) {
+		perror("# mmap");
+		exit(KSFT_FAIL);
+	}
+	memset(shared, 0, sizeof(*shared));
+	snprintf(shared->base, sizeof(shared->base), "%s/sched-wakeup-%d", SW_CGROOT, top_pid);
 	if (read_file(SW_FEATURES, saved_features, sizeof(saved_features)) < 0)
 		saved_features[0] = '\0';
-	saved_schedstats = sw_sysctl_get(SW_SCHEDSTATS);
-	saved_timer_migr = sw_sysctl_get(SW_TIMER_MIGR);
+	for (i = 0; i < ARRAY_SIZE(knob_paths); i++)
+		knob_saved[i] = sw_sysctl_get(knob_paths[i]);
 	atexit(sw_restore);
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < ARRAY_SIZE(sigs); i++)
@@ -252,11 +402,6 @@ const char *sw_need(const char *const *flags)
 	return NULL;
 }
 
-int sw_nr_cpus(void)
-{
-	return sysconf(_SC_NPROCESSORS_ONLN);
-}
-
 static int parse_cpulist(const char *s, cpu_set_t *set)
 {
 	int a, b, n;
@@ -272,7 +417,7 @@ static int parse_cpulist(const char *s, cpu_set_t *set)
 				return -1;
 			s += n + 1;
 		}
-		for (; a <= b; a++)
+		for (; a <= b && a < CPU_SETSIZE; a++)
 			CPU_SET(a, set);
 		if (*s == ',')
 			s++;
@@ -282,14 +427,43 @@ static int parse_cpulist(const char *s, cpu_set_t *set)
 	return 0;
 }
 
+int sw_online(cpu_set_t *set)
+{
+	char buf[1024];
+
+	if (read_file("/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0 ||
+	    parse_cpulist(buf, set))
+		return -1;
+	return 0;
+}
+
+int sw_nr_cpus(void)
+{
+	cpu_set_t set;
+
+	return sw_online(&set) ? -1 : CPU_COUNT(&set);
+}
+
+int sw_last_cpu(void)
+{
+	cpu_set_t set;
+	int cpu;
+
+	if (sw_online(&set))
+		return -1;
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return -1;
+}
+
 int sw_llcs(struct sw_llc *llcs, int max)
 {
 	char path[128], buf[1024];
 	cpu_set_t online, set;
 	int cpu, i, nr = 0;
 
-	if (read_file("/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0 ||
-	    parse_cpulist(buf, &online))
+	if (sw_online(&online))
 		return -1;
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		if (!CPU_ISSET(cpu, &online))
@@ -322,6 +496,38 @@ int sw_llc_cpu(const struct sw_llc *llc, int nth)
 	return -1;
 }
 
+int sw_node_cpus(int node, cpu_set_t *set)
+{
+	char path[96], buf[1024];
+	cpu_set_t online;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
+	if (read_file(path, buf, sizeof(buf)) < 0) {
+		/* No NUMA: node 0 is every online CPU. */
+		if (node)
+			return -1;
+		return sw_online(set);
+	}
+	if (parse_cpulist(buf, set) || sw_online(&online))
+		return -1;
+	CPU_AND(set, set, &online);
+	return 0;
+}
+
+int sw_node_of(int cpu)
+{
+	cpu_set_t set;
+	int n;
+
+	for (n = 0; n < 1024; n++) {
+		if (sw_node_cpus(n, &set))
+			break;
+		if (CPU_ISSET(cpu, &set))
+			return n;
+	}
+	return 0;
+}
+
 int sw_pin(pid_t tid, int cpu)
 {
 	cpu_set_t set;
@@ -341,15 +547,59 @@ int sw_allow2(pid_t tid, int a, int b)
 	return sched_setaffinity(tid, sizeof(set), &set);
 }
 
-int sw_allow_all(pid_t tid)
+int sw_allow_set(pid_t tid, const cpu_set_t *set)
 {
-	cpu_set_t set;
-	int cpu;
+	return sched_setaffinity(tid, sizeof(*set), set);
+}
 
-	CPU_ZERO(&set);
-	for (cpu = 0; cpu < sw_nr_cpus() && cpu < CPU_SETSIZE; cpu++)
-		CPU_SET(cpu, &set);
-	return sched_setaffinity(tid, sizeof(set), &set);
+bool sw_preempt_rt(void)
+{
+	return sw_sysctl_get("/sys/kernel/realtime") == 1;
+}
+
+/* jiffies, from the header of the sched debug file (the first lines). */
+static long long read_jiffies(void)
+{
+	char buf[4096], *p;
+	long long j;
+	ssize_t n;
+	int fd;
+
+	fd = open("/sys/kernel/debug/sched/debug", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strstr(buf, "\njiffies");
+	if (!p || sscanf(p + 1, "jiffies%*[ ]: %lld", &j) != 1)
+		return -1;
+	return j;
+}
+
+long sw_hz(int ms)
+{
+	static const long known[] = { 24, 48, 100, 128, 200, 250, 256, 300, 500, 1000, 1024 };
+	long long t0, t1, j0, j1;
+	double hz;
+	unsigned int i;
+
+	t0 = sw_now_ns();
+	j0 = read_jiffies();
+	t0 = (t0 + sw_now_ns()) / 2;
+	usleep(ms * 1000);
+	t1 = sw_now_ns();
+	j1 = read_jiffies();
+	t1 = (t1 + sw_now_ns()) / 2;
+	if (j0 < 0 || j1 <= j0)
+		return -1;
+	hz = (j1 - j0) * 1e9 / (t1 - t0);
+	for (i = 0; i < ARRAY_SIZE(known); i++)
+		if (hz > known[i] * 0.98 && hz < known[i] * 1.02)
+			return known[i];
+	return (long)(hz + 0.5);
 }
 
 int sw_stats(pid_t tid, struct sw_stats *st)
@@ -412,5 +662,104 @@ int sw_cpu_util(long *util, int nr)
 			util[cpu] = strtol(strchr(line, ':') + 1, NULL, 10);
 	}
 	fclose(f);
+	return 0;
+}
+
+const char *sw_cg_usable(void)
+{
+	char buf[256];
+	struct statfs fs;
+
+	if (statfs(SW_CGROOT, &fs) || fs.f_type != CGROUP2_SUPER_MAGIC)
+		return "no cgroup v2 hierarchy at " SW_CGROOT;
+	if (read_file(SW_CGROOT "/cgroup.controllers", buf, sizeof(buf)) < 0 ||
+	    !has_word(buf, "cpu"))
+		return "the cpu controller is not available in " SW_CGROOT
+		       " (CONFIG_FAIR_GROUP_SCHED? bound to cgroup v1?)";
+	return NULL;
+}
+
+/* Enable the cpu controller for the children of @dir. */
+static int cg_enable_cpu(const char *dir)
+{
+	char path[192], buf[256];
+
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", dir);
+	if (read_file(path, buf, sizeof(buf)) >= 0 && has_word(buf, "cpu"))
+		return 0;
+	if (write_str(path, "+cpu")) {
+		fprintf(stderr, "# cannot enable the cpu controller in %s: %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
+	if (!strcmp(dir, SW_CGROOT))
+		shared->root_cpu = true;
+	return 0;
+}
+
+int sw_cg_make(const char *rel, int weight)
+{
+	char dir[128], path[160], num[16];
+	const char *p = rel;
+	int i;
+
+	if (cg_enable_cpu(SW_CGROOT))
+		return -1;
+	snprintf(dir, sizeof(dir), "%s", shared->base);
+	/* The program's directory, then each component of @rel. */
+	for (;;) {
+		for (i = 0; i < shared->nr_cg; i++)
+			if (!strcmp(shared->cg[i], dir))
+				break;
+		if (i == shared->nr_cg) {
+			if (shared->nr_cg == SW_MAX_CG || (mkdir(dir, 0755) && errno != EEXIST)) {
+				fprintf(stderr, "# cannot create cgroup %s: %s\n", dir,
+					strerror(errno));
+				return -1;
+			}
+			snprintf(shared->cg[shared->nr_cg++], sizeof(shared->cg[0]), "%s", dir);
+		}
+		if (!*p)
+			break;
+		if (cg_enable_cpu(dir))
+			return -1;
+		i = strlen(dir);
+		dir[i++] = '/';
+		while (*p && *p != '/' && i < (int)sizeof(dir) - 1)
+			dir[i++] = *p++;
+		dir[i] = '\0';
+		if (*p == '/')
+			p++;
+	}
+	if (weight) {
+		snprintf(path, sizeof(path), "%s/cpu.weight", dir);
+		snprintf(num, sizeof(num), "%d", weight);
+		if (write_str(path, num)) {
+			fprintf(stderr, "# cannot set %s to %d: %s\n", path, weight,
+				strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const char *sw_cg_base(void)
+{
+	return shared->base;
+}
+
+int sw_cg_enter(const char *rel, pid_t pid)
+{
+	char path[192], num[16];
+
+	if (*rel)
+		snprintf(path, sizeof(path), "%s/%s/cgroup.procs", shared->base, rel);
+	else
+		snprintf(path, sizeof(path), "%s/cgroup.procs", SW_CGROOT);
+	snprintf(num, sizeof(num), "%d", pid);
+	if (write_str(path, num)) {
+		fprintf(stderr, "# cannot move %d into %s: %s\n", pid, path, strerror(errno));
+		return -1;
+	}
 	return 0;
 }

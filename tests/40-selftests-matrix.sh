@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The sched-wakeup selftests pass, or skip with their reason, in the cells of
+# the matrix that between them run every test: 2 LLCs x 4 (make run's first
+# guest), 3 LLCs x 2 (its second), SMT, two NUMA nodes of 3 LLCs, CPU
+# numbers with a hole, and HZ=250 (Debian's tick). The guests restore the
+# features line and keep the console clean. The other cells of
+# scripts/config/matrix.cells (2 and 4 CPUs, preempt=none and full, larger
+# NUMA guests) run in 'make matrix'.
+. "$(dirname "$0")/lib.sh"
+need_kernel
+cells="llc2x4 llc3x2 smt2x4 numa2x3x2 holes3x4 hz250-3x2"
+"$S/matrix" --cells "$cells" --out "$BUILD/check-matrix" >"$TMP/log" 2>&1
+rc=$?
+sed -n '/^| test/,/^$/p;/^Skip reasons/,/^$/p' "$TMP/log"
+grep -E '^matrix: +[a-z0-9-]+ run|FAIL' "$TMP/log"
+[ "$rc" = 0 ] || fail "a selftest failed in the matrix (results in $BUILD/check-matrix)"
+# Every test ran somewhere: a skip in every cell would be a test that proves nothing.
+for t in $(cut -f3 "$BUILD/check-matrix/matrix.tsv" | sort -u); do
+	grep -q "	$t	pass	" "$BUILD/check-matrix/matrix.tsv" || fail "$t passed in no cell"
+done
+echo "every test passed in at least one cell"
