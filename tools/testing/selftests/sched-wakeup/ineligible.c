@@ -3,10 +3,10 @@
  * TICK_INELIGIBLE and WAKEUP_INELIGIBLE: two CPU-bound processes ("hogs")
  * share one CPU and note the time each takes it from the other, which gives
  * the length of every run. Without the flags a run ends at the first tick
- * after the hog's slice is used up, so it lasts at least ceil(slice / tick)
- * ticks. TICK_INELIGIBLE ends it at the first tick that finds the hog
- * ineligible; equal hogs pass each other within a tick, so a run lasts one
- * tick. WAKEUP_INELIGIBLE ends it at the first wakeup on the CPU after that,
+ * (or wakeup) after the hog's slice is used up: at least ceil(slice /
+ * tick) ticks, or the slice. TICK_INELIGIBLE ends it at the first tick that
+ * finds the hog ineligible; equal hogs pass each other within a tick, so a
+ * run lasts one tick. WAKEUP_INELIGIBLE ends it at the first wakeup on the CPU after that,
  * so a run lasts about the interval between wakeups, which the test counts.
  * Rounds with the flag off and on alternate, and each pair must put the
  * median run on the predicted side of the midpoint between the two
@@ -256,26 +256,6 @@ static int spawn_autogroup(struct ctx *c, int nr)
 		pause();
 }
 
-/* Is process @pid asleep (state S)? */
-static bool asleep(pid_t pid)
-{
-	char path[64], buf[256], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] == 'S';
-}
-
 /*
  * Every period: move the sleeping wakee onto the hogs' CPU, wake it there,
  * move it back to this CPU, where it runs and sleeps again. The wakeup is
@@ -300,7 +280,7 @@ static void *waker(void *arg)
 		ts.tv_sec = next / 1000000000LL;
 		ts.tv_nsec = next % 1000000000LL;
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		if (!asleep(w)) {
+		if (sw_task_state(w) != 'S') {
 			atomic_fetch_add(&sh->late, 1);
 			continue;
 		}
@@ -444,24 +424,27 @@ FIXTURE_SETUP(ineligible)
 	off_ticks = (c->slice_ns + c->tick_ns - 1) / c->tick_ns;
 
 	/*
-	 * Without the flag a run lasts at least ceil(slice / tick) ticks.
-	 * The tick path needs that to be 3 or more, so that 1 tick (on) and
-	 * the off runs lie a tick or more from their midpoint; the wakeup
-	 * path needs room for wakeups 4 times as often, and not faster than
-	 * MIN_PERIOD_NS. Where the default slice is too short for that (a
-	 * short slice with few CPUs, or HZ=250/300, where a slice is less
-	 * than a tick and TICK_INELIGIBLE changes nothing at the default),
-	 * the test raises base_slice_ns for its duration.
+	 * Without the flags a run ends at the first check after the slice
+	 * is used up: a tick (update_curr() then finds the deadline passed)
+	 * or, in the wakeup test, a wakeup (which calls update_curr() too).
+	 * So it lasts at least ceil(slice / tick) ticks in the tick test,
+	 * which needs that to be 3 or more, so that 1 tick (on) and the off
+	 * runs lie a tick or more from their midpoint; and at least the
+	 * slice in the wakeup test, which needs room for wakeups 4 times as
+	 * often, and not faster than MIN_PERIOD_NS. Where the default slice
+	 * is too short for that (a short slice with few CPUs, or HZ=250/300,
+	 * where a slice is less than a tick and TICK_INELIGIBLE changes
+	 * nothing at the default), the test raises base_slice_ns for its
+	 * duration.
 	 */
 	if (variant->wakeups) {
-		if (off_ticks * c->tick_ns < 4 * MIN_PERIOD_NS) {
-			TH_LOG("base_slice %lld ns ends a run within %lld ns: raised to %lld ns",
-			       c->slice_ns, off_ticks * c->tick_ns, 4 * MIN_PERIOD_NS);
+		if (c->slice_ns < 4 * MIN_PERIOD_NS) {
+			TH_LOG("base_slice %lld ns leaves no room for 4 wakeups: raised to %lld ns",
+			       c->slice_ns, 4 * MIN_PERIOD_NS);
 			c->slice_ns = 4 * MIN_PERIOD_NS;
 			ASSERT_EQ(0, sw_sysctl_set(SW_BASE_SLICE, c->slice_ns));
-			off_ticks = (c->slice_ns + c->tick_ns - 1) / c->tick_ns;
 		}
-		c->off_ns = off_ticks * c->tick_ns;
+		c->off_ns = c->slice_ns;
 		c->period_ns = c->off_ns / 4;
 		if (c->period_ns < MIN_PERIOD_NS)
 			c->period_ns = MIN_PERIOD_NS;
@@ -609,26 +592,15 @@ static void log_round(struct __test_metadata *_metadata, struct ctx *c,
  */
 static int requeue_hogs(struct ctx *c)
 {
-	char path[64], buf[256], *p;
 	long long t0;
-	int i, fd, n;
+	int i;
 
 	for (i = 0; i < 2; i++) {
 		if (kill(c->sh->pid[i], SIGSTOP))
 			return -1;
-		snprintf(path, sizeof(path), "/proc/%d/stat", c->sh->pid[i]);
-		for (t0 = sw_now_ns(); sw_now_ns() - t0 < 2000000000LL; usleep(1000)) {
-			fd = open(path, O_RDONLY);
-			n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-			if (fd >= 0)
-				close(fd);
-			if (n <= 0)
+		for (t0 = sw_now_ns(); sw_task_state(c->sh->pid[i]) != 'T'; usleep(1000))
+			if (sw_now_ns() - t0 > 2000000000LL)
 				return -1;
-			buf[n] = '\0';
-			p = strrchr(buf, ')');
-			if (p && p[1] == ' ' && p[2] == 'T')
-				break;
-		}
 	}
 	/* Stopped with a negative lag, a hog stays queued until picked once. */
 	usleep(20000);
@@ -653,13 +625,12 @@ static long long round_length(struct ctx *c)
  * The wakeups this machine makes, in a round with the flag off. A run with
  * the flag on lasts about the interval between them, so it must be well
  * below a slice: when the waker cannot wake the wakee 4 times a slice (a
- * slow or loaded machine, an emulator), the slice is made long enough, and
- * ends between two ticks so that the off run is a whole number of them.
+ * slow or loaded machine, an emulator), the slice is made long enough.
  */
 static int calibrate(struct __test_metadata *_metadata, struct ctx *c,
 		     const char *flag, long long *round_ns)
 {
-	long long interval, ticks;
+	long long interval;
 	struct round cal;
 
 	if (sw_feature_set(flag, false) || measure(c, *round_ns, &cal))
@@ -669,15 +640,15 @@ static int calibrate(struct __test_metadata *_metadata, struct ctx *c,
 	       cal.wakeups, *round_ns / 1e9, interval / 1e6);
 	if (4 * interval <= c->off_ns)
 		return 0;
-	ticks = (4 * interval + c->tick_ns - 1) / c->tick_ns;
-	if (ticks * c->tick_ns > 100000000LL) {
+	if (4 * interval > 100000000LL) {
 		TH_LOG("the waker cannot make 40 wakeups a second: no situation to test");
 		return -1;
 	}
-	c->slice_ns = ticks * c->tick_ns - c->tick_ns / 2;
+	/* Whole tenths of a millisecond, a little over 4 intervals. */
+	c->slice_ns = (4 * interval / 100000 + 1) * 100000;
 	if (sw_sysctl_set(SW_BASE_SLICE, c->slice_ns) || requeue_hogs(c))
 		return -1;
-	c->off_ns = ticks * c->tick_ns;
+	c->off_ns = c->slice_ns;
 	c->period_ns = c->off_ns / 4;
 	c->on_ns = interval;
 	*round_ns = round_length(c);
@@ -707,8 +678,8 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 	TH_LOG("%s, hogs in %s on cpu%d, helpers on cpu%d; HZ=%ld, base_slice %lld ns",
 	       variant->flag, layout_names[variant->layout], c->hog_cpu, c->away_cpu,
 	       c->hz, c->slice_ns);
-	TH_LOG("predicted median run: off >= %.3f ms (the slice in whole ticks),",
-	       c->off_ns / 1e6);
+	TH_LOG("predicted median run: off >= %.3f ms (the slice%s),",
+	       c->off_ns / 1e6, variant->wakeups ? "" : " in whole ticks");
 	if (variant->wakeups)
 		TH_LOG("on about the interval between wakeups (the waker aims at %.3f ms)",
 		       c->period_ns / 1e6);

@@ -643,6 +643,27 @@ int sw_stats(pid_t tid, struct sw_stats *st)
 	return 0;
 }
 
+char sw_task_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+long long sw_task_runtime(pid_t tid)
+{
+	char path[64], buf[128];
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", tid);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return strtoll(buf, NULL, 10);
+}
+
 int sw_cpu_util(long *util, int nr)
 {
 	char line[256];

@@ -101,6 +101,14 @@ int sw_cpu_util(long *util, int nr);
 int sw_stats(pid_t tid, struct sw_stats *st);
 
 /*
+ * The state letter of thread @tid (R, S, T, ...; 0 if it cannot be read),
+ * and its CPU time in ns, which counts up to the moment of reading while
+ * it runs (-1 if it cannot be read).
+ */
+char sw_task_state(pid_t tid);
+long long sw_task_runtime(pid_t tid);
+
+/*
  * Scratch cgroups, below one directory per test program in the cgroup v2
  * root, with the cpu controller. sw_cg_usable() returns NULL or why they
  * cannot be made; sw_cg_make() creates @rel (parents first) with cpu.weight
