@@ -2,7 +2,7 @@
 # 'make run' is the main job, 'make check' the test suite; see README.md.
 
 SHELL := /bin/bash
-S := scripts
+SCRIPTS := scripts
 
 .PHONY: help deps tree export kernel run matrix bench bench-native torture kselftest check clean
 
@@ -21,49 +21,50 @@ help:
 	@echo "             in build/bench/latest/ (report.md, report.txt, results.json, SVG)"
 	@echo "make bench-native  the same on this machine's running kernel (root)"
 	@echo "make torture flags flipped at random under load, hotplug and cgroup churn on"
-	@echo "             the debug kernel, 8 CPUs as 2 LLCs then 2 NUMA nodes (DURATION=30m)"
+	@echo "             the debug kernel, 8 CPUs as 2 LLCs then 2 NUMA nodes (DURATION=30m;"
+	@echo "             SEED=N replays a run's random choices, printed in its report)"
 	@echo "make kselftest  upstream selftests (futex cpu-hotplug rseq sched timers) on the"
 	@echo "             base, the series, and the series with its flags inverted; table"
 	@echo "             in build/kselftest/compare.md"
 	@echo "make clean   remove build/ (refuses while build/linux holds un-exported work)"
 
 deps:
-	@$(S)/deps
+	@$(SCRIPTS)/deps
 
 tree: deps
-	@$(S)/tree
+	@$(SCRIPTS)/tree
 
 export:
-	@$(S)/export
+	@$(SCRIPTS)/export
 
 DEBUG_ARGS := $(if $(filter 1,$(DEBUG)),--obj build/obj-debug --fragment scripts/config/debug.config)
 BENCH_ARGS := $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
 	$(if $(DURATION),--duration $(DURATION)) $(if $(CONFIGS),--configs $(CONFIGS))
 
 kernel: tree
-	@$(S)/build $(DEBUG_ARGS)
+	@$(SCRIPTS)/build $(DEBUG_ARGS)
 
 bench: kernel
-	@$(S)/bench $(BENCH_ARGS)
+	@$(SCRIPTS)/bench $(BENCH_ARGS)
 
 bench-native:
-	@$(S)/bench --native $(BENCH_ARGS)
+	@$(SCRIPTS)/bench --native $(BENCH_ARGS)
 
 torture: tree
-	@$(S)/build --obj build/obj-debug --fragment scripts/config/debug.config
-	@$(S)/torture $(if $(DURATION),--duration $(DURATION))
+	@$(SCRIPTS)/build --obj build/obj-debug --fragment scripts/config/debug.config
+	@$(SCRIPTS)/torture $(if $(DURATION),--duration $(DURATION)) $(if $(SEED),--seed $(SEED))
 
 kselftest: tree
-	@$(S)/kselftest
+	@$(SCRIPTS)/kselftest
 
 run: kernel
-	@$(S)/run
+	@$(SCRIPTS)/run
 
 matrix: tree
-	@$(S)/matrix $(if $(CELLS),--cells "$(CELLS)") $(if $(REPEAT),--repeat $(REPEAT))
+	@$(SCRIPTS)/matrix $(if $(CELLS),--cells "$(CELLS)") $(if $(REPEAT),--repeat $(REPEAT))
 
 check: deps
-	@$(S)/check
+	@$(SCRIPTS)/check
 
 clean:
-	@$(S)/tree --check-clean && rm -rf build
+	@$(SCRIPTS)/tree --check-clean && rm -rf build

@@ -3,10 +3,13 @@
  * featflip - flip sched features to random states, every few milliseconds,
  * for scripts/torture.
  *
- *   featflip [-i MS] [-d SECONDS] [-s SEED] [-f FILE] FEATURE...
+ *   featflip [-i MS] [-d SECONDS] [-n WRITES] [-s SEED] [-p] [-f FILE] FEATURE...
  *
  * Every MS milliseconds (default 5) one of the FEATUREs, chosen at random,
- * is written in a random state (NAME or NO_NAME). At the end, on SIGINT,
+ * is written in a random state (NAME or NO_NAME), for SECONDS or WRITES
+ * writes. The choices come from SEED alone (default: from the time), which
+ * the program prints first, so a run's sequence can be replayed; -p prints
+ * each write. At the end, on SIGINT,
  * SIGTERM or SIGHUP, every FEATURE is written back to the state it had at
  * start and the features line is compared with the starting one. Prints the
  * number of flips (writes that changed a state) and exits 0 if the line was
@@ -83,21 +86,24 @@ int main(int argc, char **argv)
 {
 	char start[LINELEN], now[LINELEN], tok[160];
 	int init[MAXFEAT], cur[MAXFEAT], nfeat, i, c, rc = 0;
-	long interval_ms = 5, errors = 0;
+	long interval_ms = 5, errors = 0, writes = 0, max_writes = 0;
+	int print = 0;
 	unsigned long long flips = 0;
 	double duration = 0;
 	unsigned int seed = getpid() ^ time(NULL);
 	struct timespec t0, t, nap;
 	struct sigaction sa = { .sa_handler = on_signal };
 
-	while ((c = getopt(argc, argv, "i:d:s:f:")) != -1) {
+	while ((c = getopt(argc, argv, "i:d:n:s:pf:")) != -1) {
 		switch (c) {
 		case 'i': interval_ms = atol(optarg); break;
 		case 'd': duration = atof(optarg); break;
+		case 'n': max_writes = atol(optarg); break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
+		case 'p': print = 1; break;
 		case 'f': path = optarg; break;
 		default:
-			fprintf(stderr, "usage: featflip [-i MS] [-d SECONDS] [-s SEED] [-f FILE] FEATURE...\n");
+			fprintf(stderr, "usage: featflip [-i MS] [-d SECONDS] [-n WRITES] [-s SEED] [-p] [-f FILE] FEATURE...\n");
 			return 2;
 		}
 	}
@@ -121,6 +127,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	printf("seed %u\n", seed);
+	fflush(stdout);
 	srand(seed);
 	nap.tv_sec = interval_ms / 1000;
 	nap.tv_nsec = (interval_ms % 1000) * 1000000L;
@@ -130,10 +138,14 @@ int main(int argc, char **argv)
 		int f = rand() % nfeat, on = rand() % 2;
 
 		snprintf(tok, sizeof(tok), "%s%s", on ? "" : "NO_", argv[optind + f]);
+		if (print)
+			printf("write %s\n", tok);
 		if (write_feat(tok))
 			errors++;
 		else if (cur[f] != on)
 			flips++, cur[f] = on;
+		if (max_writes && ++writes >= max_writes)
+			break;
 		if (duration > 0) {
 			clock_gettime(CLOCK_MONOTONIC, &t);
 			if (t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9 >= duration)

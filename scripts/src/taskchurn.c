@@ -255,6 +255,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	printf("seed %u\n", seed);
+	fflush(stdout);
 	srand(seed);
 	nap.tv_sec = interval_ms / 1000;
 	nap.tv_nsec = (interval_ms % 1000) * 1000000L;
