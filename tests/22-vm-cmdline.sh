@@ -6,7 +6,7 @@ printf '#!/bin/sh\ntouch %s/qemu-ran\n' "$TMP" >"$TMP/qemu"
 chmod +x "$TMP/qemu"
 export QEMU=$TMP/qemu
 touch "$TMP/bzImage"
-vm() { "$S/vm" --kernel "$TMP/bzImage" --accel tcg "$@"; }
+vm() { "$SCRIPTS/vm" --kernel "$TMP/bzImage" --accel tcg "$@"; }
 
 cmd=$(vm --dry-run -- true) || fail "dry run failed"
 for want in "-smp 8,sockets=2,cores=4,threads=1" "-accel tcg,thread=single -cpu max" \
@@ -23,6 +23,14 @@ grep -qF -- "-smp 8,sockets=1,cores=4,threads=2" <<<"$cmd" || fail "SMT topology
 cmd=$(vm --dry-run --tcg-threads multi -- true) || fail "multi-threaded TCG dry run failed"
 grep -qF -- "-accel tcg,thread=multi" <<<"$cmd" || fail "--tcg-threads multi not passed to QEMU"
 echo "dry runs: default, NUMA, SMT and multi-threaded TCG command lines as expected"
+# Paths with commas: QEMU reads a comma as the end of a value unless doubled.
+mkdir -p "$TMP/run,1" "$TMP/out,2"
+cmd=$(vm --dry-run --log "$TMP/run,1" --out "$TMP/out,2" -- true) || fail "dry run with commas failed"
+for want in "path=$TMP/run,,1/console.log" "path=$TMP/run,,1,security_model" \
+	"path=$TMP/out,,2,security_model"; do
+	grep -qF -- "$want" <<<"$cmd" || fail "comma not doubled: want '$want' in: $cmd"
+done
+echo "paths with commas: doubled on the QEMU command line"
 
 bad() {
 	out=$(vm "$@" -- true 2>&1)
@@ -42,3 +50,13 @@ bad --mem 100
 bad --cpus 128 --sockets 2
 bad --tcg-threads many
 bad --bogus
+# An option without its value, last or followed by the next option: one
+# line and exit 2, not bash's own message.
+for o in --cpus --sockets --timeout --out --kernel --log --append; do
+	out=$(vm "$o" 2>&1)
+	rc=$?
+	[ "$rc" = 2 ] && [ "$out" = "vm: error: $o needs a value (see --help)" ] ||
+		fail "vm $o: exit $rc, '$out'"
+	bad "$o" --quiet
+done
+echo "  refused: options without a value, last or before another option"

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # scripts/vm returns the guest command's exit status, 0 and non-zero, and
-# the guest can write to the results directory.
+# the guest can write to the results directory, also when the results and
+# log directories have commas in their paths.
 . "$(dirname "$0")/lib.sh"
 need_kernel
-vm() { "$S/vm" --cpus 2 --sockets 1 --mem 512 --timeout 120 "$@"; }
-out=$(vm --out "$TMP/res" -- 'echo hello from $(uname -r) > '"$TMP/res/hi"'; exit 0' 2>&1)
+vm() { "$SCRIPTS/vm" --cpus 2 --sockets 1 --mem 512 --timeout 120 "$@"; }
+res=$TMP/res,with,commas
+out=$(vm --out "$res" --log "$TMP/log,1" -- 'echo hello from $(uname -r) > '"'$res/hi'"'; exit 0' 2>&1)
 rc=$?
 [ "$rc" = 0 ] || fail "exit 0 came back as $rc: $out"
-grep -q "hello from" "$TMP/res/hi" || fail "the guest did not write the results directory"
-echo "exit 0 -> $rc; results directory written: $(cat "$TMP/res/hi")"
+grep -q "hello from" "$res/hi" || fail "the guest did not write the results directory"
+echo "exit 0 -> $rc; results directory with commas written: $(cat "$res/hi")"
 out=$(vm -- sh -c 'echo "two words"; exit 7' 2>&1)
 rc=$?
 [ "$rc" = 7 ] || fail "exit 7 came back as $rc: $out"

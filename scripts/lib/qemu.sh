@@ -45,8 +45,40 @@ vm_check_topology() {
 	fi
 }
 
+# QEMU's option lists separate items with commas; a comma inside a value
+# (a path, here) is written twice. One helper per device kind, each quoting
+# what it is given.
+
+# qarg VALUE: VALUE for an option list.
+qarg() {
+	printf '%s' "${1//,/,,}"
+}
+
+# q_serial_file ID PATH: a serial port writing to PATH.
+q_serial_file() {
+	QEMU_CMD+=(-chardev "file,id=$1,path=$(qarg "$2")" -serial "chardev:$1")
+}
+
+# q_9p ID PATH TAG [ro]: the host directory PATH as a virtio-9p share TAG.
+q_9p() {
+	QEMU_CMD+=(-fsdev "local,id=$1,path=$(qarg "$2"),security_model=none${4:+,readonly=on},multidevs=remap"
+		-device "virtio-9p-pci,fsdev=$1,mount_tag=$(qarg "$3")")
+}
+
+# q_numa NODES: NODES nodes, each a whole number of sockets and of memory.
+q_numa() {
+	local i s spn=$((VM_SOCKETS / $1))
+	for ((i = 0; i < $1; i++)); do
+		QEMU_CMD+=(-object "memory-backend-ram,id=mem$i,size=$((VM_MEM / $1))M"
+			-numa "node,nodeid=$i,memdev=mem$i")
+	done
+	for ((s = 0; s < VM_SOCKETS; s++)); do
+		QEMU_CMD+=(-numa "cpu,node-id=$((s / spn)),socket-id=$s")
+	done
+}
+
 vm_build_cmd() {
-	local append i s spn
+	local append
 	append="console=ttyS0 root=/dev/root rootfstype=9p ro"
 	append+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=524288"
 	append+=" panic=-1 printk.devkmsg=on init=$VM_INIT"
@@ -62,28 +94,15 @@ vm_build_cmd() {
 	fi
 	QEMU_CMD+=(-smp "$VM_CPUS,sockets=$VM_SOCKETS,cores=$VM_CORES,threads=$VM_THREADS"
 		-m "$VM_MEM")
-	if [ "$VM_NODES" -gt 0 ]; then
-		spn=$((VM_SOCKETS / VM_NODES))
-		for ((i = 0; i < VM_NODES; i++)); do
-			QEMU_CMD+=(-object "memory-backend-ram,id=mem$i,size=$((VM_MEM / VM_NODES))M"
-				-numa "node,nodeid=$i,memdev=mem$i")
-		done
-		for ((s = 0; s < VM_SOCKETS; s++)); do
-			QEMU_CMD+=(-numa "cpu,node-id=$((s / spn)),socket-id=$s")
-		done
-	fi
-	QEMU_CMD+=(-kernel "$VM_KERNEL" -append "$append"
-		-chardev "file,id=console,path=$VM_RUN/console.log" -serial chardev:console
-		-chardev "file,id=output,path=$VM_RUN/output.log" -serial chardev:output
-		-chardev "file,id=status,path=$VM_RUN/status" -serial chardev:status
-		-fsdev "local,id=root,path=/,security_model=none,readonly=on,multidevs=remap"
-		-device "virtio-9p-pci,fsdev=root,mount_tag=/dev/root"
-		-fsdev "local,id=run,path=$VM_RUN,security_model=none,multidevs=remap"
-		-device "virtio-9p-pci,fsdev=run,mount_tag=swrun")
-	if [ -n "$VM_OUT" ]; then
-		QEMU_CMD+=(-fsdev "local,id=out,path=$VM_OUT,security_model=none,multidevs=remap"
-			-device "virtio-9p-pci,fsdev=out,mount_tag=swout")
-	fi
+	[ "$VM_NODES" -gt 0 ] && q_numa "$VM_NODES"
+	QEMU_CMD+=(-kernel "$VM_KERNEL" -append "$append")
+	q_serial_file console "$VM_RUN/console.log"
+	q_serial_file output "$VM_RUN/output.log"
+	q_serial_file status "$VM_RUN/status"
+	q_9p root / /dev/root ro
+	q_9p run "$VM_RUN" swrun
+	[ -n "$VM_OUT" ] && q_9p out "$VM_OUT" swout
+	return 0
 }
 
 # vm_scan_console FILE [all]: print "CATEGORY<TAB>line" for the first kernel
