@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
 # The kernel builds, with every option the fragments request (scripts/build).
 . "$(dirname "$0")/lib.sh"
-"$S/build" || fail "scripts/build failed"
+"$SCRIPTS/build" || fail "scripts/build failed"
 need_kernel

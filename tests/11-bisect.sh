@@ -1,4 +1,4 @@
 #!/usr/bin/env bash
 # Every patch builds kernel/sched/ on its own and adds no W=1 warning.
 . "$(dirname "$0")/lib.sh"
-"$S/check-series" --bisect
+"$SCRIPTS/check-series" --bisect

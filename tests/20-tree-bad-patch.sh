@@ -22,7 +22,7 @@ sed -i 's/^ 14$/ fourteen/' "$TMP/p"/0002-*.patch
 echo "new doc" >"$TMP/new/Documentation/x.rst"
 printf '# base: 6.12.117\n0001-sched-fair-Good-patch.patch Documentation/x.rst\n0002-sched-fair-Bad-patch.patch\n' >"$TMP/p/series"
 
-out=$("$S/tree" --tree "$TMP/linux" --patches "$TMP/p" --new-from "$TMP/new" --tarball "$TMP/base.tar.xz" 2>&1)
+out=$("$SCRIPTS/tree" --tree "$TMP/linux" --patches "$TMP/p" --new-from "$TMP/new" --tarball "$TMP/base.tar.xz" 2>&1)
 rc=$?
 echo "$out" | tail -n 3
 [ "$rc" != 0 ] || fail "scripts/tree succeeded with a patch that does not apply"
@@ -37,6 +37,6 @@ git -C "$TMP/linux" status --porcelain --untracked-files=no | grep -q . && fail 
 # A second run with the same inputs fails the same way, and a fixed series
 # then applies.
 sed -i '/Bad-patch/d' "$TMP/p/series"
-"$S/tree" --tree "$TMP/linux" --patches "$TMP/p" --new-from "$TMP/new" --tarball "$TMP/base.tar.xz" >/dev/null ||
+"$SCRIPTS/tree" --tree "$TMP/linux" --patches "$TMP/p" --new-from "$TMP/new" --tarball "$TMP/base.tar.xz" >/dev/null ||
 	fail "the good patch alone does not apply"
 echo "bad patch named; good series applied after the fix"

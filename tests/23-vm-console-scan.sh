@@ -2,7 +2,7 @@
 # The console scan names the first kernel error of each kind, and stays quiet
 # on a clean boot log.
 . "$(dirname "$0")/lib.sh"
-. "$S/lib/qemu.sh"
+. "$SCRIPTS/lib/qemu.sh"
 check() {
 	local want=$1 line=$2 got
 	printf '[    0.1] Linux version 6.12\n[    1.0] %s\n[    2.0] WARNING: later\n' "$line" >"$TMP/c"

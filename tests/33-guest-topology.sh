@@ -3,25 +3,24 @@
 # series is listed in the features file and toggles both ways.
 . "$(dirname "$0")/lib.sh"
 need_kernel
-FLAGS="WA_IDLE_PREV IDLEST_UTIL NO_IDLEST_UTIL_LOCAL NO_TICK_INELIGIBLE NO_WAKEUP_INELIGIBLE"
+. "$TOP/scripts/lib/features.sh"
 cat >"$TMP/guest.sh" <<GUEST
-set -e
 f=/sys/kernel/debug/sched/features
 echo "cpus: \$(nproc)"
 echo "llcs: \$(cat /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list | sort -u | paste -sd' ')"
 orig=\$(cat \$f)
-for want in $FLAGS; do
+for want in $SW_FLAG_DEFAULTS; do
 	grep -qw "\$want" \$f || { echo "missing or wrong default: \$want"; exit 1; }
 	name=\${want#NO_}
 	for v in NO_\$name \$name \$want; do
-		echo \$v > \$f
+		echo \$v > \$f || { echo "write \$v refused"; exit 1; }
 		grep -qw "\$v" \$f || { echo "write \$v did not take"; exit 1; }
 	done
 done
 [ "\$(cat \$f)" = "\$orig" ] || { echo "features not restored"; exit 1; }
-echo "flags: $FLAGS (defaults, toggled both ways)"
+echo "flags: $SW_FLAG_DEFAULTS (defaults, toggled both ways)"
 GUEST
-out=$("$S/vm" --timeout 120 --out "$TMP" -- bash "$TMP/guest.sh" 2>&1)
+out=$("$SCRIPTS/vm" --timeout 120 --out "$TMP" -- bash "$TMP/guest.sh" 2>&1)
 rc=$?
 echo "$out"
 [ "$rc" = 0 ] || fail "guest check failed (exit $rc)"

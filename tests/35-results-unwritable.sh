@@ -5,8 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 need_kernel
 bad=/proc/sw-no-such-dir/results
-expect_refusal "results directory $bad is not writable" "$S/vm" --out "$bad" -- true
-expect_refusal "results directory .* is not writable" "$S/bench" --smoke --out "$bad"
-expect_refusal "cannot create $bad or not writable" "$S/torture" --duration 60 --out "$bad"
+expect_refusal "results directory $bad is not writable" "$SCRIPTS/vm" --out "$bad" -- true
+expect_refusal "results directory .* is not writable" "$SCRIPTS/bench" --smoke --out "$bad"
+expect_refusal "cannot create $bad or not writable" "$SCRIPTS/torture" --duration 60 --out "$bad"
 mkdir -p "$TMP/bin" && touch "$TMP/bin/wakelat" "$TMP/bin/benchstat" && chmod +x "$TMP/bin"/*
-expect_refusal "results directory $bad is not writable" bash "$S/lib/bench-run" --out "$bad" --bin "$TMP/bin"
+expect_refusal "results directory $bad is not writable" bash "$SCRIPTS/lib/bench-run" --out "$bad" --bin "$TMP/bin"

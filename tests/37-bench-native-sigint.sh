@@ -13,7 +13,7 @@ cat >"$TMP/guest.sh" <<GUEST
 f=/sys/kernel/debug/sched/features
 start=\$(cat \$f)
 set -m
-SW_BUILD=$TMP/build "$S/bench" --native --configs "$TMP/ab.configs" --iterations 50 \
+SW_BUILD=$TMP/build "$SCRIPTS/bench" --native --configs "$TMP/ab.configs" --iterations 50 \
 	--workloads wakelat,cyclictest --out "$TMP/r" >"$TMP/bench.log" 2>&1 &
 pid=\$!
 for i in \$(seq 1200); do
@@ -30,7 +30,7 @@ now=\$(cat \$f)
 left=\$(pgrep -x 'wakelat|cyclictest|hackbench' | wc -l)
 echo "left: \$left"
 GUEST
-out=$("$S/vm" --timeout 400 --out "$TMP" -- bash "$TMP/guest.sh" 2>&1)
+out=$("$SCRIPTS/vm" --timeout 400 --out "$TMP" -- bash "$TMP/guest.sh" 2>&1)
 rc=$?
 echo "$out" | grep -E '^(variant|rc=|features|left)' | sed 's/^/# /'
 tail -n 3 "$TMP/bench.log" | sed 's/^/# bench: /'

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# QEMU crashing before the guest boots (seen once in CI: QEMU 7.2 TCG,
-# SIGSEGV 5 s after start) gets one fresh attempt, announced in one line,
-# and the command's own exit status then; a crash after boot is not retried
-# (test 34 covers that side).
+# QEMU crashing before the guest boots gets one fresh attempt, announced in
+# one line, and the command's own exit status then; a crash after boot is
+# not retried (test 34 covers that side).
 . "$(dirname "$0")/lib.sh"
 need_kernel
 log=$TMP/vmlog

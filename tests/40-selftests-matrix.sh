@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 need_kernel
 cells="llc2x4 llc3x2 smt2x4 numa2x3x2 holes3x4 hz250-3x2"
-"$S/matrix" --cells "$cells" --out "$BUILD/check-matrix" >"$TMP/log" 2>&1
+"$SCRIPTS/matrix" --cells "$cells" --out "$BUILD/check-matrix" >"$TMP/log" 2>&1
 rc=$?
 sed -n '/^| test/,/^$/p;/^Skip reasons/,/^$/p' "$TMP/log"
 grep -E '^matrix: +[a-z0-9-]+ run|FAIL' "$TMP/log"

@@ -29,7 +29,7 @@ check() {
 	local k
 	k=$(build_mutant "$1") || exit 1
 	echo "$1 in $2:"
-	"$S/matrix" --kernel "$k" --cells "$2" ${3:+--tests "$3"} --out "$out/$1-$2" \
+	"$SCRIPTS/matrix" --kernel "$k" --cells "$2" ${3:+--tests "$3"} --out "$out/$1-$2" \
 		>"$out-$1-$2.log" 2>&1
 	expect_results "$out/$1-$2/$2/1" "$4" || { bad=1; echo "  ^ $1 in $2: not caught as predicted"; }
 }

@@ -34,4 +34,4 @@ echo "cgroups left: \$(ls -d /sys/fs/cgroup/sched-wakeup-* 2>/dev/null | wc -l)"
 ! ls -d /sys/fs/cgroup/sched-wakeup-* >/dev/null 2>&1 || exit 1
 ! pgrep -f "$ST/ineligible" >/dev/null || { echo "test processes left behind"; exit 1; }
 GUEST
-"$S/vm" --cpus 2 --sockets 1 --timeout 120 --out "$TMP" -- bash "$TMP/guest.sh" || fail "state not restored after SIGTERM"
+"$SCRIPTS/vm" --cpus 2 --sockets 1 --timeout 120 --out "$TMP" -- bash "$TMP/guest.sh" || fail "state not restored after SIGTERM"

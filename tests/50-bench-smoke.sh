@@ -8,13 +8,13 @@
 . "$(dirname "$0")/lib.sh"
 need_kernel
 out=$TMP/smoke
-"$S/bench" --smoke --out "$out" >"$TMP/log" 2>&1 || { tail -n 20 "$TMP/log"; fail "scripts/bench --smoke failed"; }
+"$SCRIPTS/bench" --smoke --out "$out" >"$TMP/log" 2>&1 || { tail -n 20 "$TMP/log"; fail "scripts/bench --smoke failed"; }
 tail -n 1 "$TMP/log"
 for f in samples.tsv runs.tsv configs.tsv env.tsv report.txt report.md results.json \
 	delta.dat cdf.svg features.end; do
 	[ -s "$out/$f" ] || fail "no $f"
 done
-list=$("$S/bench" --list)
+list=$("$SCRIPTS/bench" --list)
 nw=$(wc -l <<<"$list")
 # The issue's workload list, each present.
 for w in hackbench-process-pipe hackbench-process-socket hackbench-thread-pipe \

@@ -7,12 +7,12 @@
 before=$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)
 printf 'baseline -\ntypo NO_WA_IDLE_PREVV\n' >"$TMP/typo.configs"
 printf 'baseline -\n' >"$TMP/one.configs"
-expect_refusal "unknown option '--bogus'" "$S/bench" --bogus
-expect_refusal "typo.configs:2: unknown sched feature 'NO_WA_IDLE_PREVV'" "$S/bench" --configs "$TMP/typo.configs"
-expect_refusal "unknown workload 'nosuch'" "$S/bench" --workloads hackbench-thread-pipe,nosuch
-expect_refusal "needs a baseline and at least one variant" "$S/bench" --configs "$TMP/one.configs"
-expect_refusal "--iterations must be a positive integer" "$S/bench" --iterations 0
+expect_refusal "unknown option '--bogus'" "$SCRIPTS/bench" --bogus
+expect_refusal "typo.configs:2: unknown sched feature 'NO_WA_IDLE_PREVV'" "$SCRIPTS/bench" --configs "$TMP/typo.configs"
+expect_refusal "unknown workload 'nosuch'" "$SCRIPTS/bench" --workloads hackbench-thread-pipe,nosuch
+expect_refusal "needs a baseline and at least one variant" "$SCRIPTS/bench" --configs "$TMP/one.configs"
+expect_refusal "--iterations must be a positive integer" "$SCRIPTS/bench" --iterations 0
 chmod o+rx "$TMP"
-expect_refusal "must run as root" setpriv --reuid=65534 --regid=65534 --clear-groups "$S/bench" --native
+expect_refusal "must run as root" setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRIPTS/bench" --native
 [ "$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)" = "$before" ] ||
 	fail "a refused run left a results directory in $BUILD/bench"

@@ -4,8 +4,8 @@
 # collection the tree does not have, a bad per-test timeout, an odd CPU
 # count (the guest has 2 LLCs).
 . "$(dirname "$0")/lib.sh"
-expect_refusal "unknown option '--bogus'" "$S/kselftest" --bogus
-expect_refusal "no selftest collection 'nosuch'" "$S/kselftest" --collections "futex nosuch"
-expect_refusal "--timeout must be whole seconds, not '0'" "$S/kselftest" --timeout 0
-expect_refusal "--out needs a value" "$S/kselftest" --out
-expect_refusal "--cpus must be an even number" "$S/kselftest" --cpus 3
+expect_refusal "unknown option '--bogus'" "$SCRIPTS/kselftest" --bogus
+expect_refusal "no selftest collection 'nosuch'" "$SCRIPTS/kselftest" --collections "futex nosuch"
+expect_refusal "--timeout must be whole seconds, not '0'" "$SCRIPTS/kselftest" --timeout 0
+expect_refusal "--out needs a value" "$SCRIPTS/kselftest" --out
+expect_refusal "--cpus must be an even number" "$SCRIPTS/kselftest" --cpus 3

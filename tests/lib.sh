@@ -4,7 +4,7 @@
 set -uo pipefail
 PROG=$(basename "$0" .sh)
 . "$(dirname "$0")/../scripts/lib/common.sh"
-S=$TOP/scripts
+SCRIPTS=$TOP/scripts
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -26,7 +26,7 @@ need_kernel() {
 # install_selftests: the kselftest install of scripts/selftests; prints the
 # directory of its sched-wakeup programs.
 install_selftests() {
-	"$S/selftests" >"$TMP/selftests.log" 2>&1 || { cat "$TMP/selftests.log"; fail "the selftests do not build"; } >&2
+	"$SCRIPTS/selftests" >"$TMP/selftests.log" 2>&1 || { cat "$TMP/selftests.log"; fail "the selftests do not build"; } >&2
 	echo "$BUILD/selftests/sched-wakeup"
 }
 
@@ -62,7 +62,7 @@ build_mutant() {
 		fail "mutant $name: changed ${n:-no} line(s) of fair.c, expected $want (has the code moved?)" >&2
 	fi
 	mkdir -p "$BUILD/mutants"
-	"$S/build" --obj "$BUILD/obj-mutant" >"$TMP/mutant.log" 2>&1
+	"$SCRIPTS/build" --obj "$BUILD/obj-mutant" >"$TMP/mutant.log" 2>&1
 	local rc=$?
 	git -C "$KSRC" checkout -q -- kernel/sched/fair.c
 	[ "$rc" = 0 ] || { tail -n 5 "$TMP/mutant.log"; fail "mutant $name does not build"; } >&2
@@ -90,7 +90,7 @@ vm_fails() {
 	local want=$1 re=$2 max=$3 t0 dt out rc
 	shift 3
 	t0=$(date +%s)
-	out=$("$S/vm" "$@" 2>&1)
+	out=$("$SCRIPTS/vm" "$@" 2>&1)
 	rc=$?
 	dt=$(($(date +%s) - t0))
 	echo "$out" | tail -n 1
@@ -117,6 +117,6 @@ expect_refusal() {
 # running COMMAND in the background (its pid is then $!), logs in LOGDIR,
 # output in $TMP/out. For the tests that hurt QEMU while it runs.
 small_vm_bg() {
-	"$S/vm" --cpus 2 --sockets 1 --mem 512 --timeout "$2" --log "$1" --quiet -- "$3" \
+	"$SCRIPTS/vm" --cpus 2 --sockets 1 --mem 512 --timeout "$2" --log "$1" --quiet -- "$3" \
 		>"$TMP/out" 2>&1 &
 }

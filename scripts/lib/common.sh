@@ -1,8 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Shared helpers for the scripts in scripts/. Sourced, never executed.
+# Shared helpers for the scripts in scripts/ that run on the host. Sourced,
+# never executed; scripts/lib/guest-lib.sh is their counterpart on the
+# machine under test.
+#
+# The error-handling rule, for every script here and in lib/:
+#   - 'set -uo pipefail', never 'set -e': -e is ignored inside conditions,
+#     in functions called from them and in command substitutions, and where
+#     it does act it exits without a word. A command whose failure matters
+#     is followed by '|| die "what failed"' (or its status is tested).
+#   - Every failure ends in one line on stderr, "PROG: error: ...": die
+#     exits 1, usage_error (bad option or value) exits 2. A script that
+#     runs a guest passes on scripts/vm's own codes (124 hang, 125 guest
+#     or QEMU failure).
+#   - Options take their values in the "needs a value" style of need_value
+#     (scripts/lib/checks.sh), and every value is checked before a kernel
+#     is built or a guest boots.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+. "$TOP/scripts/lib/checks.sh"
 BUILD=${SW_BUILD:-$TOP/build}
 KSRC=${SW_KSRC:-$BUILD/linux}
 KOBJ=${SW_KOBJ:-$BUILD/obj}

@@ -6,6 +6,7 @@
 # exits 2, any other error 1, each with one line on stderr.
 
 . "${BASH_SOURCE[0]%/*}/features.sh"
+. "${BASH_SOURCE[0]%/*}/checks.sh"
 export LC_ALL=C
 
 die() {
@@ -85,4 +86,121 @@ flags_report() {
 		fi
 	done
 	return $missing
+}
+
+# --- a runner's start and end ---------------------------------------------------
+# runner_start WHY: root, debugfs and the features line saved; from then on
+# every exit -- the end, an error, SIGINT, SIGTERM, SIGHUP -- runs the hooks
+# given to on_exit (last first), restores the features line, and unmounts
+# debugfs if this script mounted it.
+
+SW_EXIT_HOOKS=()
+on_exit() {
+	SW_EXIT_HOOKS+=("$1")
+}
+
+runner_exit() {
+	local rc=$? i
+	trap - EXIT INT TERM HUP
+	for ((i = ${#SW_EXIT_HOOKS[@]} - 1; i >= 0; i--)); do
+		eval "${SW_EXIT_HOOKS[i]}"
+	done
+	feat_restore || rc=1
+	[ "$SW_DEBUGFS_MOUNTED" = 1 ] && umount /sys/kernel/debug 2>/dev/null
+	exit $rc
+}
+
+runner_start() {
+	need_root "$1"
+	mount_debugfs
+	[ -w "$FEAT" ] || die "no writable $FEAT"
+	feat_save
+	trap runner_exit EXIT
+	trap 'echo "$PROG: interrupted" >&2; exit 130' INT
+	trap 'echo "$PROG: terminated" >&2; exit 143' TERM
+	trap 'exit 129' HUP
+}
+
+# --- cgroups --------------------------------------------------------------------
+
+CGROOT=/sys/fs/cgroup
+
+# cg_make DIR...: create cgroups (and their parents) below CGROOT with the
+# cpu controller enabled on the way down; one line on stderr if it cannot.
+cg_make() {
+	local d p part IFS=/
+	[ -f "$CGROOT/cgroup.controllers" ] ||
+		{ echo "$PROG: cgroup v2 is not mounted at $CGROOT" >&2; return 1; }
+	for d in "$@"; do
+		mkdir -p "$d" || return 1
+		p=$CGROOT
+		for part in ${d#"$CGROOT"/}; do
+			grep -qw cpu "$p/cgroup.subtree_control" ||
+				echo +cpu >"$p/cgroup.subtree_control" ||
+				{ echo "$PROG: cannot enable the cpu controller in $p" >&2; return 1; }
+			p=$p/$part
+		done
+	done
+}
+
+# cg_remove DIR: remove a cgroup tree; its last tasks may still be exiting,
+# so it retries for up to 10 s.
+cg_remove() {
+	local i
+	for i in $(seq 100); do
+		[ -d "$1" ] || return 0
+		find "$1" -depth -mindepth 1 -type d -exec rmdir {} + 2>/dev/null
+		rmdir "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "$PROG: warning: could not remove $1" >&2
+}
+
+# --- background processes --------------------------------------------------------
+# Each in a process group of its own, so that a signal reaches all it forked.
+
+SW_BG=()
+
+# bg_start CGROUP COMMAND...: start COMMAND in the background, in CGROUP
+# unless that is empty; output discarded.
+bg_start() {
+	local cg=$1
+	shift
+	if [ -n "$cg" ]; then
+		# shellcheck disable=SC2016 # $$ and $@ are the child shell's
+		setsid sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" "$@" \
+			>/dev/null 2>&1 </dev/null &
+	else
+		setsid "$@" >/dev/null 2>&1 </dev/null &
+	fi
+	SW_BG+=($!)
+}
+
+# bg_spawn LOG COMMAND...: start COMMAND in the background; its output goes
+# to LOG and its exit status to LOG.rc.
+bg_spawn() {
+	local log=$1
+	shift
+	setsid bash -c '"$@" >"$0" 2>&1; echo $? >"$0.rc"' "$log" "$@" </dev/null &
+	SW_BG+=($!)
+}
+
+# bg_signal SIGNAL: send SIGNAL to every background group.
+bg_signal() {
+	local p
+	for p in "${SW_BG[@]}"; do
+		kill "-$1" -- "-$p" 2>/dev/null
+	done
+}
+
+# bg_stop: end them all (a stopped group is continued to take the signal)
+# and reap them.
+bg_stop() {
+	local p
+	bg_signal TERM
+	bg_signal CONT
+	for p in "${SW_BG[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	SW_BG=()
 }
