@@ -6,13 +6,17 @@
 #   inverted  (on behaves as off), CPU numbers with a hole: every test fails;
 #   root, leaf (INELIGIBLE judged on the root runqueue, or on the task's own
 #             runqueue only), 2 LLCs x 4: the layouts where the hogs meet
-#             elsewhere fail, the others pass.
+#             elsewhere fail, the others pass;
+#   slice     (a task's own long slice cut too), 2 LLCs x 4: only the
+#             custom-slice test fails.
+# The custom-slice test expects the same runs with the flag on and off, so
+# it passes under every mutant but the last.
 . "$(dirname "$0")/lib.sh"
 need_kernel
 out=$BUILD/check-mutants
 rm -rf "$out"
 bad=0
-ine="tick wakeup tick_siblings wakeup_siblings tick_tree wakeup_tree tick_autogroup wakeup_autogroup tick_autogroups wakeup_autogroups"
+ine="tick wakeup tick_siblings wakeup_siblings tick_tree wakeup_tree tick_autogroup wakeup_autogroup tick_autogroups wakeup_autogroups tick_custom_slice"
 
 # ineligible_want PASSING...: every ineligible variant fails but those named.
 ineligible_want() {
@@ -36,13 +40,14 @@ check() {
 mkdir -p "$out"
 check noop smt2x4 "" "wa_idle_prev.on.placement:pass wa_idle_prev.off.placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:pass
-	$(ineligible_want)"
+	$(ineligible_want tick_custom_slice)"
 check noop numa2x3x2 "idlest_util ineligible" "idlest_util.on.fork_placement:pass
-	idlest_util.off.fork_placement:fail $(ineligible_want)"
+	idlest_util.off.fork_placement:fail $(ineligible_want tick_custom_slice)"
 check inverted holes3x4 "" "wa_idle_prev.on.placement:fail wa_idle_prev.off.placement:fail
 	idlest_util.on.fork_placement:fail idlest_util.off.fork_placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:fail
-	$(ineligible_want)"
-check root llc2x4 ineligible "$(ineligible_want tick wakeup tick_autogroups wakeup_autogroups)"
-check leaf llc2x4 ineligible "$(ineligible_want tick wakeup tick_autogroup wakeup_autogroup)"
+	$(ineligible_want tick_custom_slice)"
+check root llc2x4 ineligible "$(ineligible_want tick wakeup tick_autogroups wakeup_autogroups tick_custom_slice)"
+check leaf llc2x4 ineligible "$(ineligible_want tick wakeup tick_autogroup wakeup_autogroup tick_custom_slice)"
+check slice llc2x4 ineligible "$(ineligible_want ${ine% tick_custom_slice})"
 [ $bad = 0 ] || fail "the selftests did not catch a broken kernel as predicted (logs in $out)"

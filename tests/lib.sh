@@ -37,6 +37,7 @@ install_selftests() {
 #   inverted  every flag's test inverted: on behaves as off and off as on
 #   root      the INELIGIBLE flags judge eligibility on the root runqueue
 #   leaf      ... on the current task's own runqueue only
+#   slice     ... and cut a task that asked for a long slice too
 build_mutant() {
 	local name=$1 f=$KSRC/kernel/sched/fair.c want n
 	[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] || fail "$KSRC is not clean" >&2
@@ -50,10 +51,13 @@ build_mutant() {
 		perl -pi -e 's/sched_feat\((WA_IDLE_PREV|IDLEST_UTIL|IDLEST_UTIL_LOCAL|TICK_INELIGIBLE|WAKEUP_INELIGIBLE)\)/!sched_feat($1)/g' "$f" ;;
 	root)
 		want=1
-		perl -0pi -e 's/\treturn cfs_rq->nr_running > 1 && !entity_eligible\(cfs_rq, curr\);/\tstruct cfs_rq *root = &rq_of(cfs_rq)->cfs;\n\n\treturn root->curr && root->nr_running > 1 && !entity_eligible(root, root->curr);/' "$f" ;;
+		perl -0pi -e 's/\treturn cfs_rq->h_nr_runnable > below && !entity_eligible\(cfs_rq, curr\);/\treturn rq_of(cfs_rq)->cfs.curr && rq_of(cfs_rq)->cfs.h_nr_runnable > 1 \&\&\n\t       !entity_eligible(&rq_of(cfs_rq)->cfs, rq_of(cfs_rq)->cfs.curr);/' "$f" ;;
 	leaf)
 		want=1
-		perl -0pi -e 's/\treturn cfs_rq->nr_running > 1 && !entity_eligible\(cfs_rq, curr\);/\tstruct sched_entity *se = &rq_of(cfs_rq)->curr->se;\n\tstruct cfs_rq *leaf = cfs_rq_of(se);\n\n\treturn leaf->nr_running > 1 && !entity_eligible(leaf, se);/' "$f" ;;
+		perl -0pi -e 's/\treturn cfs_rq->h_nr_runnable > below && !entity_eligible\(cfs_rq, curr\);/\treturn cfs_rq_of(task_se)->nr_running > 1 \&\& !entity_eligible(cfs_rq_of(task_se), task_se);/' "$f" ;;
+	slice)
+		want=2
+		perl -0pi -e 's/\tif \(task_se->custom_slice && task_se->slice > sysctl_sched_base_slice\)\n\t\treturn false;\n//' "$f" ;;
 	*) fail "no mutant '$name'" >&2 ;;
 	esac
 	n=$(git -C "$KSRC" diff --numstat -- kernel/sched/fair.c | cut -f2)

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -91,6 +92,7 @@ struct ctx {
 	long hz;
 	long long tick_ns, slice_ns, period_ns;
 	long long on_ns, off_ns;	/* predicted median runs */
+	long long custom_ns;		/* the hogs' own slice, or 0 */
 	pid_t leader;
 	pthread_t waker;
 	bool waker_started;
@@ -105,6 +107,7 @@ FIXTURE_VARIANT(ineligible) {
 	const char *other;	/* the other path, kept off */
 	bool wakeups;
 	enum layout layout;
+	bool custom_slice;	/* hogs ask for a long slice, the flag leaves it */
 };
 
 FIXTURE_VARIANT_ADD(ineligible, tick) {
@@ -157,6 +160,11 @@ FIXTURE_VARIANT_ADD(ineligible, wakeup_autogroups) {
 	.wakeups = true, .layout = AUTOGROUPS,
 };
 
+FIXTURE_VARIANT_ADD(ineligible, tick_custom_slice) {
+	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE",
+	.wakeups = false, .layout = FLAT, .custom_slice = true,
+};
+
 static void child_fail(struct shm *sh, const char *what)
 {
 	snprintf(sh->err, sizeof(sh->err), "%s: %s", what, strerror(errno));
@@ -195,6 +203,25 @@ static void wakee(struct shm *sh, int efd)
 	_exit(0);
 }
 
+/* sched_setattr()'s argument, as the kernel's uapi defines it. */
+struct slice_attr {
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+};
+
+/* Ask for a slice of @ns for the calling task, staying SCHED_OTHER. */
+static int set_slice(long long ns)
+{
+	struct slice_attr a = {
+		.size = sizeof(a), .sched_policy = SCHED_OTHER, .sched_runtime = ns,
+	};
+
+	return syscall(SYS_sched_setattr, 0, &a, 0);
+}
+
 /* Place the calling child as its role and layout ask, then run the role. */
 static void child(struct ctx *c, enum layout how, enum role r)
 {
@@ -225,6 +252,8 @@ static void child(struct ctx *c, enum layout how, enum role r)
 	}
 	if (sw_pin(0, c->hog_cpu))
 		child_fail(sh, "pinning a hog");
+	if (c->custom_ns && set_slice(c->custom_ns))
+		child_fail(sh, "asking for a custom slice (sched_setattr)");
 	hog(sh, r + 1);
 }
 
@@ -462,6 +491,18 @@ FIXTURE_SETUP(ineligible)
 		}
 		c->off_ns = off_ticks * c->tick_ns;
 		c->on_ns = c->tick_ns;
+		/*
+		 * A task that asked for a slice longer than the base one keeps
+		 * it with the flag on: both runs then last that slice, in
+		 * whole ticks, well above the midpoint.
+		 */
+		if (variant->custom_slice) {
+			c->custom_ns = 6 * c->tick_ns;
+			if (c->custom_ns < 2 * c->slice_ns)
+				c->custom_ns = 2 * c->slice_ns;
+			ASSERT_GE(100000000LL, c->custom_ns) TH_LOG("a slice over 100 ms");
+			c->off_ns = (c->custom_ns + c->tick_ns - 1) / c->tick_ns * c->tick_ns;
+		}
 	}
 
 	ASSERT_EQ(0, sw_sysctl_set(SW_SCHEDSTATS, 1));
@@ -680,12 +721,17 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 	       c->hz, c->slice_ns);
 	TH_LOG("predicted median run: off >= %.3f ms (the slice%s),",
 	       c->off_ns / 1e6, variant->wakeups ? "" : " in whole ticks");
-	if (variant->wakeups)
+	if (variant->custom_slice)
+		TH_LOG("on the same: the hogs asked for %.3f ms slices, the flag keeps them",
+		       c->custom_ns / 1e6);
+	else if (variant->wakeups)
 		TH_LOG("on about the interval between wakeups (the waker aims at %.3f ms)",
 		       c->period_ns / 1e6);
 	else
 		TH_LOG("on %.3f ms (one tick)", c->on_ns / 1e6);
-	if (variant->wakeups)
+	if (variant->custom_slice)
+		TH_LOG("a pair agrees when both off and on >= %.3f ms;", mid / 1e6);
+	else if (variant->wakeups)
 		TH_LOG("a pair agrees when off >= (on's wakeup interval + %.3f ms) / 2 > on;",
 		       c->off_ns / 1e6);
 	else
@@ -706,7 +752,8 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 			TH_LOG("  pair %d: a wakeup every %.3f ms, midpoint %.3f ms",
 			       pair, round_ns / on.wakeups / 1e6, mid / 1e6);
 		}
-		if (!off.invalid && !on.invalid && off.median_ns >= mid && on.median_ns < mid)
+		if (!off.invalid && !on.invalid && off.median_ns >= mid &&
+		    (variant->custom_slice ? on.median_ns >= mid : on.median_ns < mid))
 			agree++;
 		else
 			disagree++;
