@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SCRIPTS := scripts
 
-.PHONY: help deps tree export kernel run matrix bench bench-native torture kselftest check clean
+.PHONY: help deps tree export submit robot kernel run matrix bench bench-native torture kselftest check clean
 
 help:
 	@echo "make run     deps, tree, kernel, boot 8 CPUs (2 LLCs x 4), run the selftests"
@@ -14,6 +14,10 @@ help:
 	@echo "make deps    install the Debian packages (root)"
 	@echo "make tree    build/linux: Debian's 6.12 source as git, series applied"
 	@echo "make export  build/linux commits back into patches/ and the new files"
+	@echo "make submit  the postings in build/submit/ under your git identity: the feature"
+	@echo "             series with a cover letter, the stable fix apart; To/Cc filled in"
+	@echo "make robot   kernel/sched/ with W=1 (and sparse) at every commit in the"
+	@echo "             configurations of scripts/config/robot.cells; CELLS=\"a b\" some"
 	@echo "make kernel  configure and build build/obj/arch/x86/boot/bzImage"
 	@echo "             DEBUG=1: the debug kernel (lockdep, PREEMPT, UBSAN...) in build/obj-debug"
 	@echo "make bench   A/B of scripts/config/bench.configs in one 8-CPU guest boot"
@@ -36,6 +40,12 @@ tree: deps
 
 export:
 	@$(SCRIPTS)/export
+
+submit: tree
+	@$(SCRIPTS)/submit
+
+robot: tree
+	@$(SCRIPTS)/robot $(if $(CELLS),--cells "$(CELLS)")
 
 DEBUG_ARGS := $(if $(filter 1,$(DEBUG)),--obj build/obj-debug --fragment scripts/config/debug.config)
 BENCH_ARGS := $(if $(ITERATIONS),--iterations $(ITERATIONS)) \

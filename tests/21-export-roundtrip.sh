@@ -5,7 +5,7 @@
 [ -d "$KSRC/.git" ] || fail "no tree (the tree test failed)"
 mkdir -p "$TMP/out/patches"
 [ -f "$TOP/patches/0000-cover-letter.patch" ] && cp "$TOP/patches/0000-cover-letter.patch" "$TMP/out/patches/"
-"$SCRIPTS/export" --dest "$TMP/out" --submit "$TMP/submit" || fail "scripts/export failed"
+"$SCRIPTS/export" --dest "$TMP/out" || fail "scripts/export failed"
 diff -ru "$TOP/patches" "$TMP/out/patches" || fail "exported patches differ from patches/"
 for r in $(sed -e 's/#.*//' "$TOP/patches/series" | awk '{for (i = 2; i <= NF; i++) print $i}'); do
 	diff -ru "$TOP/$r" "$TMP/out/$r" || fail "exported $r differs"

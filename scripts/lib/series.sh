@@ -40,3 +40,30 @@ inputs_id() {
 		done
 	} | sha256sum | cut -d' ' -f1
 }
+
+# cover_fill SRC FILE: fill the subject and blurb placeholders of the
+# cover letter FILE that git format-patch wrote with the subject and text of
+# the cover letter SRC (patches/0000-cover-letter.patch); with cover_date
+# and cover_author set in the environment, its Date: and From: lines too.
+cover_fill() {
+	local src=$1 file=$2
+	awk -v src="$src" -v date="${cover_date:-}" -v author="${cover_author:-}" '
+	BEGIN {
+		while ((getline l < src) > 0) {
+			if (!hdone && l ~ /^Subject: /) { subj = l; sub(/^Subject: (\[[^]]*\] )?/, "", subj); insub = 1; continue }
+			if (insub && l ~ /^ /) { subj = subj l; continue }
+			insub = 0
+			if (!hdone && l == "") { hdone = 1; continue }
+			if (hdone && !bend) {
+				if (l ~ /^[^ ].* \([0-9]+\):$/) { bend = 1; continue }
+				blurb = blurb l "\n"
+			}
+		}
+		sub(/\n+$/, "\n", blurb)
+	}
+	date != "" && /^Date: / { print "Date: " date; next }
+	author != "" && /^From: / { print "From: " author; next }
+	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subj) }
+	/^\*\*\* BLURB HERE \*\*\*$/ { printf "%s\n", blurb; next }
+	{ print }' "$file" >"$file.tmp" && mv "$file.tmp" "$file"
+}
