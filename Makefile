@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SCRIPTS := scripts
 
-.PHONY: help deps tree export submit robot kernel run matrix bench bench-native torture kselftest check clean
+.PHONY: help deps tree export submit robot deb hw kernel run matrix bench bench-native torture kselftest check clean
 
 help:
 	@echo "make run     deps, tree, kernel, boot 8 CPUs (2 LLCs x 4), run the selftests"
@@ -30,6 +30,11 @@ help:
 	@echo "make kselftest  upstream selftests (futex cpu-hotplug rseq sched timers) on the"
 	@echo "             base, the series, and the series with its flags inverted; table"
 	@echo "             in build/kselftest/compare.md"
+	@echo "make deb     Debian packages of the series' kernel (linux-image, linux-headers);"
+	@echo "             base config BASECONFIG=file, else the running 6.12 one, else Debian's"
+	@echo "             (FLAVOUR=amd64|cloud-amd64); CONFIG=vm: the guest configuration"
+	@echo "make hw      on a box booted into that kernel (root): preflight, the selftests,"
+	@echo "             HW_BENCH=1 the A/B benchmarks too; report.md and report.json"
 	@echo "make clean   remove build/ (refuses while build/linux holds un-exported work)"
 
 deps:
@@ -56,6 +61,13 @@ kernel: tree
 
 bench: kernel
 	@$(SCRIPTS)/bench $(BENCH_ARGS)
+
+deb: tree
+	@$(SCRIPTS)/deb $(if $(CONFIG),--config $(CONFIG)) $(if $(FLAVOUR),--flavour $(FLAVOUR)) \
+		$(if $(BASECONFIG),--baseconfig $(BASECONFIG))
+
+hw:
+	@$(SCRIPTS)/hw $(if $(filter 1,$(HW_BENCH)),--bench)
 
 bench-native:
 	@$(SCRIPTS)/bench --native $(BENCH_ARGS)

@@ -101,7 +101,7 @@ vm_build_cmd() {
 	q_serial_file console "$VM_RUN/console.log"
 	q_serial_file output "$VM_RUN/output.log"
 	q_serial_file status "$VM_RUN/status"
-	q_9p root / /dev/root ro
+	q_9p root "${VM_ROOT:-/}" /dev/root ro
 	q_9p run "$VM_RUN" swrun
 	[ -n "$VM_OUT" ] && q_9p out "$VM_OUT" swout
 	return 0
