@@ -579,6 +579,36 @@ static long long read_jiffies(void)
 	return j;
 }
 
+long long sw_timer_irqs(int cpu)
+{
+	char want[16], tok[32], *line = NULL;
+	long long count = -1, v;
+	size_t cap = 0;
+	int col = -1, i, off, n;
+	FILE *f;
+
+	f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), "CPU%d", cpu);
+	/* The header names the columns: online CPUs only, in order. */
+	if (getline(&line, &cap, f) > 0)
+		for (i = 0, off = 0; sscanf(line + off, "%31s%n", tok, &n) == 1; i++, off += n)
+			if (!strcmp(tok, want))
+				col = i;
+	while (col >= 0 && getline(&line, &cap, f) > 0) {
+		if (sscanf(line, " %31s%n", tok, &off) != 1 || strcmp(tok, "LOC:"))
+			continue;
+		for (i = 0; i <= col && sscanf(line + off, "%lld%n", &v, &n) == 1; i++, off += n)
+			if (i == col)
+				count = v;
+		break;
+	}
+	free(line);
+	fclose(f);
+	return count;
+}
+
 long sw_hz(int ms)
 {
 	static const long known[] = { 24, 48, 100, 128, 200, 250, 256, 300, 500, 1000, 1024 };

@@ -94,6 +94,12 @@ bool sw_preempt_rt(void);
  */
 long sw_hz(int ms);
 
+/*
+ * Local timer interrupts @cpu has handled ("LOC" in /proc/interrupts, x86);
+ * -1 where the line or the CPU's column is missing.
+ */
+long long sw_timer_irqs(int cpu);
+
 /* Root cfs_rq util_avg of every CPU from the sched debug file; 0 on success. */
 int sw_cpu_util(long *util, int nr);
 
