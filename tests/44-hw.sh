@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make hw (scripts/hw): refused in one line when not root, on a kernel
 # without the series and where debugfs cannot be read; on the series' kernel
-# in an 8-CPU guest it mounts debugfs, runs a selftest through the kselftest
-# runner, writes report.md and a report.json that parses, and leaves the
+# in an 8-CPU guest it mounts debugfs, says which situations the machine can
+# build, runs a selftest through the kselftest runner, writes report.md and a report.json that parses, and leaves the
 # features line and the debugfs mount as it found them, also on Ctrl-C.
 . "$(dirname "$0")/lib.sh"
 need_kernel
@@ -64,4 +64,8 @@ cat "$TMP/hw/report.md" >"$BUILD/logs/hw-report-sample.md"
 python3 -m json.tool "$TMP/hw/report.json" >/dev/null || fail "report.json does not parse"
 grep -q '"verdict": "pass"' "$TMP/hw/report.json" || fail "report.json verdict is not pass"
 grep -q '^| wa_idle_prev\.on\.placement | pass |' "$TMP/hw/report.md" || fail "report.md lacks the test's verdict"
+grep -q '^  wa_idle_prev\.on\.placement  *can run$' "$TMP/hw/preflight.txt" ||
+	fail "the preflight does not say that wa_idle_prev can run on 2 LLCs x 4: $(cat "$TMP/hw/preflight.txt")"
+grep -q '"test": "wa_idle_prev.off.placement", "can_run": true' "$TMP/hw/report.json" ||
+	fail "report.json lacks the situation of wa_idle_prev.off.placement"
 echo "report: $(head -n 1 "$TMP/hw/report.md"); $(grep -c '^| wa_idle_prev' "$TMP/hw/report.md") test lines"

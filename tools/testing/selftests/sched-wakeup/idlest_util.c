@@ -480,6 +480,8 @@ FIXTURE_SETUP(idlest_util)
 	why = find_remote_tie(s);
 	if (why)
 		SKIP(return, "%s", why);
+	if (sw_preflight())
+		SKIP(return, SW_READY);
 	ASSERT_EQ(0, pipe2(s->nap, O_NONBLOCK));
 	ASSERT_EQ(0, pipe(s->park));
 	ASSERT_EQ(0, sw_pin(0, s->p0));
@@ -557,6 +559,8 @@ FIXTURE_SETUP(idlest_util_local)
 	why = find_local_tie(s);
 	if (why)
 		SKIP(return, "%s", why);
+	if (sw_preflight())
+		SKIP(return, SW_READY);
 	ASSERT_EQ(0, pipe2(s->nap, O_NONBLOCK));
 	ASSERT_EQ(0, pipe(s->park));
 	ASSERT_EQ(0, sw_pin(0, s->p0));

@@ -443,6 +443,8 @@ FIXTURE_SETUP(ineligible)
 		SKIP(return, "%s", why);
 	if (sw_nr_cpus() < 2)
 		SKIP(return, "needs 2 online CPUs (the hogs' and the helpers')");
+	if (sw_preflight())
+		SKIP(return, SW_READY);
 	c->hog_cpu = sw_last_cpu();
 	c->away_cpu = pick_away(c->hog_cpu);
 	ASSERT_LE(0, c->away_cpu);

@@ -402,6 +402,13 @@ const char *sw_need(const char *const *flags)
 	return NULL;
 }
 
+bool sw_preflight(void)
+{
+	const char *v = getenv("SW_PREFLIGHT");
+
+	return v && !strcmp(v, "1");
+}
+
 static int parse_cpulist(const char *s, cpu_set_t *set)
 {
 	int a, b, n;

@@ -48,6 +48,14 @@ struct sw_stats {
  */
 const char *sw_need(const char *const *flags);
 
+/*
+ * With SW_PREFLIGHT=1 in the environment the fixture setups stop once they
+ * know the situation can be built, before they write any knob, and skip
+ * with SW_READY; scripts/hw reports per test what a machine can run.
+ */
+#define SW_READY	"preflight: this machine can build the situation"
+bool sw_preflight(void);
+
 /* The whole features line, for the TAP log. */
 const char *sw_features_line(void);
 

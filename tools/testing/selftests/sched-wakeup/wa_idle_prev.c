@@ -116,6 +116,8 @@ FIXTURE_SETUP(wa_idle_prev)
 	}
 	if (pick < 0)
 		SKIP(return, "needs an LLC of at least 4 online CPUs (largest has %d)", largest);
+	if (sw_preflight())
+		SKIP(return, SW_READY);
 	memset(&self->c, 0, sizeof(self->c));
 	self->c.a = sw_llc_cpu(&llcs[pick], llcs[pick].nr - 1);
 	self->c.b = sw_llc_cpu(&llcs[pick], llcs[pick].nr - 2);
