@@ -18,7 +18,7 @@
  *
  * The child may run on any CPU of the node under test, and only there: on
  * a machine of several nodes the NUMA level would otherwise send it to an
- * idle node first. Forks come in batches; see decide() for the verdict. A
+ * idle node first. Forks come in batches; see judge() for the verdict. A
  * child moved before it first ran (se.nr_migrations > 0) does not show the
  * placement decision and is not counted; the fork is repeated. Children
  * stay parked, asleep, until the test ends: an exit leaves work on its CPU
@@ -41,6 +41,7 @@
 #define BUSY_NS		60000000LL	/* helper: run 60 ms ... */
 #define NAP_US		25000		/* ... then sleep 25 ms, forks happen here */
 #define WARM_NS		300000000LL
+#define CAPACITY	1024		/* a CPU's full utilization */
 /*
  * A tie needs every CPU of two groups to be exactly as idle as planned at
  * the instant of the fork, and a stray task breaks it; PASS_PCT_OFF leaves
@@ -368,8 +369,11 @@ static long llc_util(struct setup *s, int l)
 	return sum;
 }
 
-/* Does every LLC after L1 carry less than half of L1's utilization? */
-static bool later_quiet(struct setup *s)
+/*
+ * idlest_util's situation in utilization: does every LLC after L1 carry
+ * less than half of L1's?
+ */
+static bool remote_tie_holds(struct setup *s)
 {
 	int l;
 
@@ -380,13 +384,32 @@ static bool later_quiet(struct setup *s)
 }
 
 /*
- * Warm up, log the utilization, then fork TRIALS children that show the
- * placement decision: @in[i] counts those that started in LLC i, and
- * @in[SW_MAX_LLCS] those elsewhere. Returns how many more forks were not
- * counted because the child moved before it ran, or -1 on error.
+ * idlest_util_local's: does L0 carry a quarter of a CPU more than the
+ * least utilized remote LLC? A stray task on a remote CPU both breaks the
+ * tie on idle CPUs and shows here.
+ */
+static bool local_tie_holds(struct setup *s)
+{
+	long least = -1, u;
+	int l;
+
+	for (l = 1; l < s->nr_llc; l++) {
+		u = llc_util(s, l);
+		if (least < 0 || u < least)
+			least = u;
+	}
+	return least >= 0 && least + CAPACITY / 4 < llc_util(s, 0);
+}
+
+/*
+ * Warm up, wait for the situation's utilization (@holds), then fork TRIALS
+ * children that show the placement decision: @in[i] counts those that
+ * started in LLC i, and @in[SW_MAX_LLCS] those elsewhere. *@held says
+ * whether the situation held before the forks. Returns how many more forks
+ * were not counted because the child moved before it ran, or -1 on error.
  */
 static int run_forks(struct __test_metadata *_metadata, struct setup *s, int *in,
-		     bool quiet_later)
+		     bool (*holds)(struct setup *s), bool *held)
 {
 	int i, cpu, l, moved = 0;
 
@@ -394,15 +417,15 @@ static int run_forks(struct __test_metadata *_metadata, struct setup *s, int *in
 	/* Printed after the forks: output wakes the runner's pipeline. */
 	read_util(s);
 	/*
-	 * The remote tie is decided by utilization: L2 and later LLCs must
-	 * carry clearly less than L1 with its helper. Work of the test's own
-	 * start (or of the runner that printed its output) can leave them
-	 * some, which an idle CPU sheds only slowly: wait for it, up to 2 s.
+	 * The ties are decided by utilization. Work of the test's own start,
+	 * of the runner that printed its output or of a stray task can leave
+	 * an idle CPU some, which it sheds only slowly: wait, up to 2 s.
 	 */
-	for (i = 0; quiet_later && i < 20 && !later_quiet(s); i++) {
+	for (i = 0; i < 20 && !holds(s); i++) {
 		sw_spin_ns(100000000LL);
 		read_util(s);
 	}
+	*held = holds(s);
 	for (i = 0; i < TRIALS; i++) {
 		cpu = fork_one(s);
 		if (cpu == -1)
@@ -440,13 +463,30 @@ static void log_util(struct __test_metadata *_metadata, struct setup *s)
  * where the other setting puts them (@opposite), 0 otherwise: stray tasks
  * broke too many ties, or children started outside both groups, and the
  * caller measures another batch, up to MAX_BATCHES, then fails.
+ *
+ * A batch whose situation did not hold before the forks (@held_before)
+ * decides nothing. A -1 ends the test only when the situation still holds
+ * after the forks (@holds): a stray task that arrived during the batch
+ * makes it 0. Neither rule lets a kernel without the effect pass: that
+ * needs @pass_pct of a batch where the situation held.
  */
-static int judge(int predicted, int opposite, int pass_pct)
+static int judge(struct __test_metadata *_metadata, struct setup *s,
+		 bool (*holds)(struct setup *s), bool held_before,
+		 int predicted, int opposite, int pass_pct)
 {
+	if (!held_before) {
+		TH_LOG("  the situation's utilization did not hold: measured again");
+		return 0;
+	}
 	if (predicted * 100 >= TRIALS * pass_pct)
 		return 1;
-	if (opposite * 100 >= TRIALS * WRONG_PCT)
+	if (opposite * 100 < TRIALS * WRONG_PCT)
+		return 0;
+	read_util(s);
+	if (holds(s))
 		return -1;
+	log_util(_metadata, s);
+	TH_LOG("  (after the forks) the situation no longer held: measured again");
 	return 0;
 }
 
@@ -506,13 +546,14 @@ TEST_F_TIMEOUT(idlest_util, fork_placement, 120)
 {
 	struct setup *s = &self->s;
 	int in[SW_MAX_LLCS + 1], batch, moved, later, verdict = 0;
+	bool held;
 
 	TH_LOG("IDLEST_UTIL=%s, parent on cpu%d (L0), %d forks a batch; predicted: %s",
 	       variant->on ? "on" : "off", s->p0, TRIALS,
 	       variant->on ? "L2+, the lower-utilized" : "L1, the first found");
 	for (batch = 1; batch <= MAX_BATCHES && !verdict; batch++) {
 		memset(in, 0, sizeof(in));
-		moved = run_forks(_metadata, s, in, true);
+		moved = run_forks(_metadata, s, in, remote_tie_holds, &held);
 		ASSERT_LE(0, moved) TH_LOG("a fork failed, or the helper stopped napping");
 			/* L2 and any further LLC are idle: any of them is "the idle one". */
 		later = TRIALS - in[0] - in[1] - in[SW_MAX_LLCS];
@@ -520,8 +561,9 @@ TEST_F_TIMEOUT(idlest_util, fork_placement, 120)
 		       batch, in[0], in[1], later);
 		TH_LOG("  elsewhere %d; %d more not counted (moved before they ran)",
 		       in[SW_MAX_LLCS], moved);
-		verdict = variant->on ? judge(later, in[1], PASS_PCT_ON) :
-					judge(in[1], later, PASS_PCT_OFF);
+		verdict = variant->on ?
+			  judge(_metadata, s, remote_tie_holds, held, later, in[1], PASS_PCT_ON) :
+			  judge(_metadata, s, remote_tie_holds, held, in[1], later, PASS_PCT_OFF);
 	}
 	EXPECT_EQ(1, verdict) {
 		TH_LOG("%s", verdict < 0 ? "the forks went where the other setting puts them" :
@@ -588,21 +630,23 @@ TEST_F_TIMEOUT(idlest_util_local, fork_placement, 120)
 {
 	struct setup *s = &self->s;
 	int in[SW_MAX_LLCS + 1], batch, moved, local, remote, verdict = 0;
+	bool held;
 
 	TH_LOG("IDLEST_UTIL_LOCAL=%s, parent on cpu%d (L0), %d forks a batch; predicted: %s",
 	       variant->on ? "on" : "off", s->p0, TRIALS,
 	       variant->on ? "a remote LLC, less utilized" : "L0, the tie stays local");
 	for (batch = 1; batch <= MAX_BATCHES && !verdict; batch++) {
 		memset(in, 0, sizeof(in));
-		moved = run_forks(_metadata, s, in, false);
+		moved = run_forks(_metadata, s, in, local_tie_holds, &held);
 		ASSERT_LE(0, moved) TH_LOG("a fork failed, or the helper stopped napping");
 		local = in[0];
 		remote = TRIALS - local - in[SW_MAX_LLCS];
 		TH_LOG("  batch %d: L0 %d, a remote LLC %d, elsewhere %d;",
 		       batch, local, remote, in[SW_MAX_LLCS]);
 		TH_LOG("  %d more not counted (moved before they ran)", moved);
-		verdict = variant->on ? judge(remote, local, PASS_PCT_ON) :
-					judge(local, remote, PASS_PCT_OFF);
+		verdict = variant->on ?
+			  judge(_metadata, s, local_tie_holds, held, remote, local, PASS_PCT_ON) :
+			  judge(_metadata, s, local_tie_holds, held, local, remote, PASS_PCT_OFF);
 	}
 	EXPECT_EQ(1, verdict) {
 		TH_LOG("%s", verdict < 0 ? "the forks went where the other setting puts them" :
