@@ -68,4 +68,6 @@ grep -q '^  wa_idle_prev\.on\.placement  *can run$' "$TMP/hw/preflight.txt" ||
 	fail "the preflight does not say that wa_idle_prev can run on 2 LLCs x 4: $(cat "$TMP/hw/preflight.txt")"
 grep -q '"test": "wa_idle_prev.off.placement", "can_run": true' "$TMP/hw/report.json" ||
 	fail "report.json lacks the situation of wa_idle_prev.off.placement"
+grep -q '"test": "wa_idle_prev.on.placement", "verdict": "pass"' "$TMP/hw/report.json" ||
+	fail "report.json lacks the verdict of wa_idle_prev.on.placement"
 echo "report: $(head -n 1 "$TMP/hw/report.md"); $(grep -c '^| wa_idle_prev' "$TMP/hw/report.md") test lines"
