@@ -2,8 +2,9 @@
 # make hw (scripts/hw): refused in one line when not root, on a kernel
 # without the series and where debugfs cannot be read; on the series' kernel
 # in an 8-CPU guest it mounts debugfs, says which situations the machine can
-# build, runs a selftest through the kselftest runner, writes report.md and a report.json that parses, and leaves the
-# features line and the debugfs mount as it found them, also on Ctrl-C.
+# build, runs a selftest through the kselftest runner, writes report.md and
+# a report.json that parses, and leaves the features line and the debugfs
+# mount as it found them, also on Ctrl-C.
 . "$(dirname "$0")/lib.sh"
 need_kernel
 ST=$(install_selftests) || exit 1
