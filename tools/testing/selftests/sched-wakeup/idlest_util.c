@@ -19,10 +19,11 @@
  * The child may run on any CPU of the node under test, and only there: on
  * a machine of several nodes the NUMA level would otherwise send it to an
  * idle node first. Forks come in batches; see judge() for the verdict. A
- * child moved before it first ran (se.nr_migrations > 0) does not show the
- * placement decision and is not counted; the fork is repeated. Children
- * stay parked, asleep, until the test ends: an exit leaves work on its CPU
- * that can break the next fork's tie.
+ * child moved before it first ran (se.nr_migrations > 0), or forked when
+ * the helper's nap may have ended (its group then had an idle CPU fewer),
+ * does not show the placement decision and is not counted; the fork is
+ * repeated. Children stay parked, asleep, until the test ends: an exit
+ * leaves work on its CPU that can break the next fork's tie.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,6 +63,7 @@ struct spinner {
 	int cpu;
 	bool cycle;		/* run, signal, nap: a recently busy, idle CPU */
 	int sig;		/* write end: "napping now" */
+	atomic_int woke;	/* naps ended */
 	atomic_bool *stop;
 	pid_t tid;
 	int err;
@@ -100,6 +102,7 @@ static void *spin(void *arg)
 		if (write(s->sig, "n", 1) != 1)
 			break;
 		usleep(NAP_US);
+		atomic_fetch_add(&s->woke, 1);
 	}
 	return NULL;
 }
@@ -279,8 +282,9 @@ static bool off_cpu(pid_t tid)
 
 /*
  * Fork one child from p0 once the helper has started a nap and left its
- * CPU: that CPU is then idle but recently busy. Returns the CPU the child started on, -2 if it
- * was migrated before it ran, or -1 on error.
+ * CPU: that CPU is then idle but recently busy. Returns the CPU the child
+ * started on, -2 if it was migrated before it ran, -3 if the helper's nap
+ * may have ended before the child was placed, or -1 on error.
  *
  * The parent stays pinned to p0 while it waits (spinning, so p0 is busy),
  * and widens its mask to the node just before fork(); the child inherits
@@ -289,7 +293,7 @@ static bool off_cpu(pid_t tid)
  */
 static int fork_one(struct setup *s)
 {
-	int p[2], cpu = -1, tries;
+	int p[2], cpu = -1, tries, woke;
 	long long t0;
 	char x;
 	pid_t pid;
@@ -309,6 +313,7 @@ static int fork_one(struct setup *s)
 		t0 = sw_now_ns();
 		while (!off_cpu(s->helper->tid) && sw_now_ns() - t0 < 10000000)
 			;
+		woke = atomic_load(&s->helper->woke);
 		if (off_cpu(s->helper->tid))
 			break;
 	}
@@ -347,6 +352,15 @@ static int fork_one(struct setup *s)
 	close(p[0]);
 	if (pid > 0)
 		s->nr_parked++;
+	/*
+	 * The child was placed before it reported its CPU. A helper that
+	 * slept throughout kept its CPU idle for the placement; one whose
+	 * nap ended (a slow guest can take the whole nap to fork) may have
+	 * been back on it, and its group had an idle CPU fewer.
+	 */
+	if (cpu >= 0 && (atomic_load(&s->helper->woke) != woke ||
+			 sw_task_state(s->helper->tid) != 'S'))
+		cpu = -3;
 	return cpu;
 }
 
@@ -405,13 +419,15 @@ static bool local_tie_holds(struct setup *s)
  * Warm up, wait for the situation's utilization (@holds), then fork TRIALS
  * children that show the placement decision: @in[i] counts those that
  * started in LLC i, and @in[SW_MAX_LLCS] those elsewhere. *@held says
- * whether the situation held before the forks. Returns how many more forks
- * were not counted because the child moved before it ran, or -1 on error.
+ * whether the situation held before the forks. Forks that do not show it
+ * are repeated, up to TRIALS of them: @skip[0] counts children moved before
+ * they ran, @skip[1] those forked when the helper may have been back on its
+ * CPU. Returns 0, or -1 on error.
  */
 static int run_forks(struct __test_metadata *_metadata, struct setup *s, int *in,
-		     bool (*holds)(struct setup *s), bool *held)
+		     bool (*holds)(struct setup *s), bool *held, int *skip)
 {
-	int i, cpu, l, moved = 0;
+	int i, cpu, l;
 
 	sw_spin_ns(WARM_NS);
 	/* Printed after the forks: output wakes the runner's pipeline. */
@@ -426,11 +442,13 @@ static int run_forks(struct __test_metadata *_metadata, struct setup *s, int *in
 		read_util(s);
 	}
 	*held = holds(s);
+	skip[0] = skip[1] = 0;
 	for (i = 0; i < TRIALS; i++) {
 		cpu = fork_one(s);
 		if (cpu == -1)
 			return -1;
-		if (cpu == -2 && moved++ < TRIALS) {
+		if (cpu < 0 && skip[0] + skip[1] < TRIALS) {
+			skip[cpu == -2 ? 0 : 1]++;
 			i--;
 			continue;
 		}
@@ -438,7 +456,9 @@ static int run_forks(struct __test_metadata *_metadata, struct setup *s, int *in
 		in[l >= 0 ? l : SW_MAX_LLCS]++;
 	}
 	log_util(_metadata, s);
-	return moved;
+	TH_LOG("  not counted: %d moved before they ran, %d forked as the helper woke",
+	       skip[0], skip[1]);
+	return 0;
 }
 
 static void log_util(struct __test_metadata *_metadata, struct setup *s)
@@ -545,7 +565,7 @@ FIXTURE_TEARDOWN(idlest_util)
 TEST_F_TIMEOUT(idlest_util, fork_placement, 120)
 {
 	struct setup *s = &self->s;
-	int in[SW_MAX_LLCS + 1], batch, moved, later, verdict = 0;
+	int in[SW_MAX_LLCS + 1], skip[2], batch, later, verdict = 0;
 	bool held;
 
 	TH_LOG("IDLEST_UTIL=%s, parent on cpu%d (L0), %d forks a batch; predicted: %s",
@@ -553,14 +573,12 @@ TEST_F_TIMEOUT(idlest_util, fork_placement, 120)
 	       variant->on ? "L2+, the lower-utilized" : "L1, the first found");
 	for (batch = 1; batch <= MAX_BATCHES && !verdict; batch++) {
 		memset(in, 0, sizeof(in));
-		moved = run_forks(_metadata, s, in, remote_tie_holds, &held);
-		ASSERT_LE(0, moved) TH_LOG("a fork failed, or the helper stopped napping");
-			/* L2 and any further LLC are idle: any of them is "the idle one". */
+		ASSERT_EQ(0, run_forks(_metadata, s, in, remote_tie_holds, &held, skip))
+			TH_LOG("a fork failed, or the helper stopped napping");
+		/* L2 and any further LLC are idle: any of them is "the idle one". */
 		later = TRIALS - in[0] - in[1] - in[SW_MAX_LLCS];
-		TH_LOG("  batch %d: L0 %d, L1 (first, recently busy) %d, L2+ (idle) %d,",
-		       batch, in[0], in[1], later);
-		TH_LOG("  elsewhere %d; %d more not counted (moved before they ran)",
-		       in[SW_MAX_LLCS], moved);
+		TH_LOG("  batch %d: L0 %d, L1 (first, recently busy) %d, L2+ (idle) %d, elsewhere %d",
+		       batch, in[0], in[1], later, in[SW_MAX_LLCS]);
 		verdict = variant->on ?
 			  judge(_metadata, s, remote_tie_holds, held, later, in[1], PASS_PCT_ON) :
 			  judge(_metadata, s, remote_tie_holds, held, in[1], later, PASS_PCT_OFF);
@@ -629,7 +647,7 @@ FIXTURE_TEARDOWN(idlest_util_local)
 TEST_F_TIMEOUT(idlest_util_local, fork_placement, 120)
 {
 	struct setup *s = &self->s;
-	int in[SW_MAX_LLCS + 1], batch, moved, local, remote, verdict = 0;
+	int in[SW_MAX_LLCS + 1], skip[2], batch, local, remote, verdict = 0;
 	bool held;
 
 	TH_LOG("IDLEST_UTIL_LOCAL=%s, parent on cpu%d (L0), %d forks a batch; predicted: %s",
@@ -637,13 +655,12 @@ TEST_F_TIMEOUT(idlest_util_local, fork_placement, 120)
 	       variant->on ? "a remote LLC, less utilized" : "L0, the tie stays local");
 	for (batch = 1; batch <= MAX_BATCHES && !verdict; batch++) {
 		memset(in, 0, sizeof(in));
-		moved = run_forks(_metadata, s, in, local_tie_holds, &held);
-		ASSERT_LE(0, moved) TH_LOG("a fork failed, or the helper stopped napping");
+		ASSERT_EQ(0, run_forks(_metadata, s, in, local_tie_holds, &held, skip))
+			TH_LOG("a fork failed, or the helper stopped napping");
 		local = in[0];
 		remote = TRIALS - local - in[SW_MAX_LLCS];
-		TH_LOG("  batch %d: L0 %d, a remote LLC %d, elsewhere %d;",
+		TH_LOG("  batch %d: L0 %d, a remote LLC %d, elsewhere %d",
 		       batch, local, remote, in[SW_MAX_LLCS]);
-		TH_LOG("  %d more not counted (moved before they ran)", moved);
 		verdict = variant->on ?
 			  judge(_metadata, s, local_tie_holds, held, remote, local, PASS_PCT_ON) :
 			  judge(_metadata, s, local_tie_holds, held, local, remote, PASS_PCT_OFF);
