@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -40,7 +41,7 @@
 #define TRIALS		30		/* forks in a batch */
 #define MAX_BATCHES	3
 #define BUSY_NS		60000000LL	/* helper: run 60 ms ... */
-#define NAP_US		25000		/* ... then sleep 25 ms, forks happen here */
+#define NAP_MS		100		/* ... then sleep until the fork, or 100 ms */
 #define WARM_NS		300000000LL
 #define CAPACITY	1024		/* a CPU's full utilization */
 /*
@@ -63,6 +64,7 @@ struct spinner {
 	int cpu;
 	bool cycle;		/* run, signal, nap: a recently busy, idle CPU */
 	int sig;		/* write end: "napping now" */
+	int go;			/* read end: "forked, nap over" */
 	atomic_int woke;	/* naps ended */
 	atomic_bool *stop;
 	pid_t tid;
@@ -79,6 +81,7 @@ struct setup {
 	int park[2];		/* forked children sleep on park[0] */
 	int nr_parked;
 	int nap[2];
+	int go[2];
 	cpu_set_t node_cpus;	/* where the child may go */
 	atomic_bool stop;
 	long util[CPU_SETSIZE];
@@ -87,6 +90,8 @@ struct setup {
 static void *spin(void *arg)
 {
 	struct spinner *s = arg;
+	struct pollfd pfd = { .fd = s->go, .events = POLLIN };
+	char x;
 
 	if (sw_pin(0, s->cpu)) {
 		s->err = errno;
@@ -99,9 +104,17 @@ static void *spin(void *arg)
 			continue;
 		}
 		sw_spin_ns(BUSY_NS);
+		/*
+		 * Nap until the parent has forked, so that the nap covers the
+		 * placement however long a slow guest takes to get there; a
+		 * "forked" left from a nap that had already ended is dropped
+		 * first. After NAP_MS alone, the parent was not forking.
+		 */
+		while (read(s->go, &x, 1) == 1)
+			;
 		if (write(s->sig, "n", 1) != 1)
 			break;
-		usleep(NAP_US);
+		poll(&pfd, 1, NAP_MS);
 		atomic_fetch_add(&s->woke, 1);
 	}
 	return NULL;
@@ -118,6 +131,7 @@ static int add_spinner(struct setup *s, int cpu, bool cycle)
 	sp->cpu = cpu;
 	sp->cycle = cycle;
 	sp->sig = s->nap[1];
+	sp->go = s->go[0];
 	sp->stop = &s->stop;
 	if (cycle)
 		s->helper = sp;
@@ -280,11 +294,20 @@ static bool off_cpu(pid_t tid)
 	return a >= 0 && sw_task_runtime(tid) == a && sw_task_state(tid) == 'S';
 }
 
+/* Let the helper run again. */
+static void end_nap(struct setup *s)
+{
+	/* Should the write fail, the nap just lasts its NAP_MS. */
+	if (write(s->go[1], "g", 1) != 1)
+		return;
+}
+
 /*
  * Fork one child from p0 once the helper has started a nap and left its
  * CPU: that CPU is then idle but recently busy. Returns the CPU the child
  * started on, -2 if it was migrated before it ran, -3 if the helper's nap
- * may have ended before the child was placed, or -1 on error.
+ * may have ended before fork() returned, or -1 on error. The helper naps
+ * until it is told the fork is done.
  *
  * The parent stays pinned to p0 while it waits (spinning, so p0 is busy),
  * and widens its mask to the node just before fork(); the child inherits
@@ -294,6 +317,7 @@ static bool off_cpu(pid_t tid)
 static int fork_one(struct setup *s)
 {
 	int p[2], cpu = -1, tries, woke;
+	bool back;
 	long long t0;
 	char x;
 	pid_t pid;
@@ -316,6 +340,7 @@ static int fork_one(struct setup *s)
 		woke = atomic_load(&s->helper->woke);
 		if (off_cpu(s->helper->tid))
 			break;
+		end_nap(s);
 	}
 	if (tries == 100 || pipe(p))
 		return -1;
@@ -345,6 +370,16 @@ static int fork_one(struct setup *s)
 			;
 		_exit(0);
 	}
+	/*
+	 * fork() placed the child before it returned here. A helper that
+	 * is still asleep, and has not woken meanwhile, kept its CPU idle
+	 * for the placement; one whose nap has ended (a slow guest can
+	 * take the whole nap to get here) may have been back on it, and
+	 * its group then had an idle CPU fewer.
+	 */
+	back = atomic_load(&s->helper->woke) != woke ||
+	       sw_task_state(s->helper->tid) != 'S';
+	end_nap(s);
 	sw_pin(0, s->p0);
 	close(p[1]);
 	if (pid < 0 || read(p[0], &cpu, sizeof(cpu)) != sizeof(cpu))
@@ -352,16 +387,7 @@ static int fork_one(struct setup *s)
 	close(p[0]);
 	if (pid > 0)
 		s->nr_parked++;
-	/*
-	 * The child was placed before it reported its CPU. A helper that
-	 * slept throughout kept its CPU idle for the placement; one whose
-	 * nap ended (a slow guest can take the whole nap to fork) may have
-	 * been back on it, and its group had an idle CPU fewer.
-	 */
-	if (cpu >= 0 && (atomic_load(&s->helper->woke) != woke ||
-			 sw_task_state(s->helper->tid) != 'S'))
-		cpu = -3;
-	return cpu;
+	return cpu >= 0 && back ? -3 : cpu;
 }
 
 static void log_util(struct __test_metadata *_metadata, struct setup *s);
@@ -442,7 +468,8 @@ static int run_forks(struct __test_metadata *_metadata, struct setup *s, int *in
 		read_util(s);
 	}
 	*held = holds(s);
-	skip[0] = skip[1] = 0;
+	skip[0] = 0;
+	skip[1] = 0;
 	for (i = 0; i < TRIALS; i++) {
 		cpu = fork_one(s);
 		if (cpu == -1)
@@ -543,6 +570,7 @@ FIXTURE_SETUP(idlest_util)
 	if (sw_preflight())
 		SKIP(return, SW_READY);
 	ASSERT_EQ(0, pipe2(s->nap, O_NONBLOCK));
+	ASSERT_EQ(0, pipe2(s->go, O_NONBLOCK));
 	ASSERT_EQ(0, pipe(s->park));
 	ASSERT_EQ(0, sw_pin(0, s->p0));
 	ASSERT_EQ(0, sw_feature_set("IDLEST_UTIL", variant->on));
@@ -577,8 +605,8 @@ TEST_F_TIMEOUT(idlest_util, fork_placement, 120)
 			TH_LOG("a fork failed, or the helper stopped napping");
 		/* L2 and any further LLC are idle: any of them is "the idle one". */
 		later = TRIALS - in[0] - in[1] - in[SW_MAX_LLCS];
-		TH_LOG("  batch %d: L0 %d, L1 (first, recently busy) %d, L2+ (idle) %d, elsewhere %d",
-		       batch, in[0], in[1], later, in[SW_MAX_LLCS]);
+		TH_LOG("  batch %d: L0 %d, L1 (first, recently busy) %d, L2+ (idle) %d,%s%d",
+		       batch, in[0], in[1], later, " elsewhere ", in[SW_MAX_LLCS]);
 		verdict = variant->on ?
 			  judge(_metadata, s, remote_tie_holds, held, later, in[1], PASS_PCT_ON) :
 			  judge(_metadata, s, remote_tie_holds, held, in[1], later, PASS_PCT_OFF);
@@ -622,6 +650,7 @@ FIXTURE_SETUP(idlest_util_local)
 	if (sw_preflight())
 		SKIP(return, SW_READY);
 	ASSERT_EQ(0, pipe2(s->nap, O_NONBLOCK));
+	ASSERT_EQ(0, pipe2(s->go, O_NONBLOCK));
 	ASSERT_EQ(0, pipe(s->park));
 	ASSERT_EQ(0, sw_pin(0, s->p0));
 	ASSERT_EQ(0, sw_feature_set("IDLEST_UTIL", true));

@@ -624,7 +624,8 @@ static int measure(struct ctx *c, long long round_ns, struct round *r)
 		r->invalid = "too few runs to tell";
 	else if (r->hog_ns[0] * 4 < r->hog_ns[1] || r->hog_ns[1] * 4 < r->hog_ns[0])
 		r->invalid = "one hog had less than a fifth of the other's CPU time";
-	else if ((r->sparse = c->period_ns && r->wakeups * c->off_ns < 2 * round_ns))
+	r->sparse = c->period_ns && r->wakeups * c->off_ns < 2 * round_ns;
+	if (!r->invalid && r->sparse)
 		r->invalid = "fewer than two wakeups per slice: too few to tell";
 	return 0;
 }
@@ -807,9 +808,12 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 		if (!off.invalid && !on.invalid && off.median_ns >= mid &&
 		    (variant->custom_slice ? on.median_ns >= mid : on.median_ns < mid)) {
 			agree++;
-		} else if ((off.sparse || on.sparse) &&
-			   (fitted = fit_slice(_metadata, c, round_ns / sparser, &round_ns))) {
-			ASSERT_EQ(1, fitted);
+			continue;
+		}
+		fitted = off.sparse || on.sparse ?
+			 fit_slice(_metadata, c, round_ns / sparser, &round_ns) : 0;
+		ASSERT_LE(0, fitted);
+		if (fitted) {
 			starved++;
 			TH_LOG("  pair %d: too few wakeups a slice: measured again", pair);
 		} else if ((off.ticks >= 0 && off.ticks < FAIR_TICKS) ||
