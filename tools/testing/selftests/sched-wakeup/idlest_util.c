@@ -85,6 +85,7 @@ struct setup {
 	cpu_set_t node_cpus;	/* where the child may go */
 	atomic_bool stop;
 	long util[CPU_SETSIZE];
+	long long before[CPU_SETSIZE], after[CPU_SETSIZE];	/* sched_counts() */
 };
 
 static void *spin(void *arg)
@@ -294,6 +295,51 @@ static bool off_cpu(pid_t tid)
 	return a >= 0 && sw_task_runtime(tid) == a && sw_task_state(tid) == 'S';
 }
 
+/*
+ * How many times each CPU has called schedule(), from /proc/schedstat
+ * (schedstats on). 0, or -1 if the file cannot be read.
+ */
+static int sched_counts(long long *cnt)
+{
+	char line[512];
+	long long v;
+	FILE *f;
+	int c;
+
+	f = fopen("/proc/schedstat", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu%d %*u %*u %lld", &c, &v) == 2 && c >= 0 && c < CPU_SETSIZE)
+			cnt[c] = v;
+	fclose(f);
+	return 0;
+}
+
+/*
+ * Did a CPU that should be idle for the fork run anything while it was
+ * made, other than @child's? Every CPU of the node but the parent's and the
+ * spinners' should; the helper's naps. A task that came and went there,
+ * which utilization hardly shows, may have taken an idle CPU from a group
+ * at the moment of the placement.
+ */
+static bool quiet_broken(struct setup *s, const long long *before,
+			 const long long *after, int child)
+{
+	bool spun;
+	int cpu, i;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &s->node_cpus) || cpu == s->p0 || cpu == child)
+			continue;
+		for (i = 0, spun = false; i < s->nr_sp; i++)
+			spun |= s->sp[i].cpu == cpu && !s->sp[i].cycle;
+		if (!spun && after[cpu] != before[cpu])
+			return true;
+	}
+	return false;
+}
+
 /* Let the helper run again. */
 static void end_nap(struct setup *s)
 {
@@ -306,8 +352,9 @@ static void end_nap(struct setup *s)
  * Fork one child from p0 once the helper has started a nap and left its
  * CPU: that CPU is then idle but recently busy. Returns the CPU the child
  * started on, -2 if it was migrated before it ran, -3 if the helper's nap
- * may have ended before fork() returned, or -1 on error. The helper naps
- * until it is told the fork is done.
+ * may have ended before fork() returned, -4 if another CPU meant to be idle
+ * ran something meanwhile, or -1 on error. The helper naps until it is told
+ * the fork is done.
  *
  * The parent stays pinned to p0 while it waits (spinning, so p0 is busy),
  * and widens its mask to the node just before fork(); the child inherits
@@ -317,7 +364,7 @@ static void end_nap(struct setup *s)
 static int fork_one(struct setup *s)
 {
 	int p[2], cpu = -1, tries, woke;
-	bool back;
+	bool back, counted;
 	long long t0;
 	char x;
 	pid_t pid;
@@ -344,7 +391,7 @@ static int fork_one(struct setup *s)
 	}
 	if (tries == 100 || pipe(p))
 		return -1;
-	if (sw_allow_set(0, &s->node_cpus))
+	if (sw_allow_set(0, &s->node_cpus) || sched_counts(s->before))
 		return -1;
 	pid = sw_fork(false);
 	if (pid == 0) {
@@ -379,6 +426,7 @@ static int fork_one(struct setup *s)
 	 */
 	back = atomic_load(&s->helper->woke) != woke ||
 	       sw_task_state(s->helper->tid) != 'S';
+	counted = pid > 0 && !sched_counts(s->after);
 	end_nap(s);
 	sw_pin(0, s->p0);
 	close(p[1]);
@@ -387,7 +435,13 @@ static int fork_one(struct setup *s)
 	close(p[0]);
 	if (pid > 0)
 		s->nr_parked++;
-	return cpu >= 0 && back ? -3 : cpu;
+	if (!counted)
+		return -1;
+	if (cpu >= 0 && back)
+		return -3;
+	if (cpu >= 0 && quiet_broken(s, s->before, s->after, cpu))
+		return -4;
+	return cpu;
 }
 
 static void log_util(struct __test_metadata *_metadata, struct setup *s);
@@ -448,7 +502,8 @@ static bool local_tie_holds(struct setup *s)
  * whether the situation held before the forks. Forks that do not show it
  * are repeated, up to TRIALS of them: @skip[0] counts children moved before
  * they ran, @skip[1] those forked when the helper may have been back on its
- * CPU. Returns 0, or -1 on error.
+ * CPU, @skip[2] those during which another CPU of the tie ran something.
+ * Returns 0, or -1 on error.
  */
 static int run_forks(struct __test_metadata *_metadata, struct setup *s, int *in,
 		     bool (*holds)(struct setup *s), bool *held, int *skip)
@@ -468,14 +523,13 @@ static int run_forks(struct __test_metadata *_metadata, struct setup *s, int *in
 		read_util(s);
 	}
 	*held = holds(s);
-	skip[0] = 0;
-	skip[1] = 0;
+	memset(skip, 0, 3 * sizeof(*skip));
 	for (i = 0; i < TRIALS; i++) {
 		cpu = fork_one(s);
 		if (cpu == -1)
 			return -1;
-		if (cpu < 0 && skip[0] + skip[1] < TRIALS) {
-			skip[cpu == -2 ? 0 : 1]++;
+		if (cpu < 0 && skip[0] + skip[1] + skip[2] < TRIALS) {
+			skip[-2 - cpu]++;
 			i--;
 			continue;
 		}
@@ -483,8 +537,9 @@ static int run_forks(struct __test_metadata *_metadata, struct setup *s, int *in
 		in[l >= 0 ? l : SW_MAX_LLCS]++;
 	}
 	log_util(_metadata, s);
-	TH_LOG("  not counted: %d moved before they ran, %d forked as the helper woke",
+	TH_LOG("  not counted: %d moved before they ran, %d forked as the helper woke,",
 	       skip[0], skip[1]);
+	TH_LOG("  %d while another CPU of the tie ran something", skip[2]);
 	return 0;
 }
 
@@ -573,6 +628,7 @@ FIXTURE_SETUP(idlest_util)
 	ASSERT_EQ(0, pipe2(s->go, O_NONBLOCK));
 	ASSERT_EQ(0, pipe(s->park));
 	ASSERT_EQ(0, sw_pin(0, s->p0));
+	ASSERT_EQ(0, sw_sysctl_set(SW_SCHEDSTATS, 1));
 	ASSERT_EQ(0, sw_feature_set("IDLEST_UTIL", variant->on));
 	ASSERT_EQ(0, sw_feature_set("IDLEST_UTIL_LOCAL", false));
 	TH_LOG("features: %s", sw_features_line());
@@ -593,7 +649,7 @@ FIXTURE_TEARDOWN(idlest_util)
 TEST_F_TIMEOUT(idlest_util, fork_placement, 120)
 {
 	struct setup *s = &self->s;
-	int in[SW_MAX_LLCS + 1], skip[2], batch, later, verdict = 0;
+	int in[SW_MAX_LLCS + 1], skip[3], batch, later, verdict = 0;
 	bool held;
 
 	TH_LOG("IDLEST_UTIL=%s, parent on cpu%d (L0), %d forks a batch; predicted: %s",
@@ -653,6 +709,7 @@ FIXTURE_SETUP(idlest_util_local)
 	ASSERT_EQ(0, pipe2(s->go, O_NONBLOCK));
 	ASSERT_EQ(0, pipe(s->park));
 	ASSERT_EQ(0, sw_pin(0, s->p0));
+	ASSERT_EQ(0, sw_sysctl_set(SW_SCHEDSTATS, 1));
 	ASSERT_EQ(0, sw_feature_set("IDLEST_UTIL", true));
 	ASSERT_EQ(0, sw_feature_set("IDLEST_UTIL_LOCAL", variant->on));
 	TH_LOG("features: %s", sw_features_line());
@@ -676,7 +733,7 @@ FIXTURE_TEARDOWN(idlest_util_local)
 TEST_F_TIMEOUT(idlest_util_local, fork_placement, 120)
 {
 	struct setup *s = &self->s;
-	int in[SW_MAX_LLCS + 1], skip[2], batch, local, remote, verdict = 0;
+	int in[SW_MAX_LLCS + 1], skip[3], batch, local, remote, verdict = 0;
 	bool held;
 
 	TH_LOG("IDLEST_UTIL_LOCAL=%s, parent on cpu%d (L0), %d forks a batch; predicted: %s",
