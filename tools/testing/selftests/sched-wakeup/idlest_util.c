@@ -20,10 +20,11 @@
  * a machine of several nodes the NUMA level would otherwise send it to an
  * idle node first. Forks come in batches; see judge() for the verdict. A
  * child moved before it first ran (se.nr_migrations > 0), or forked when
- * the helper's nap may have ended (its group then had an idle CPU fewer),
- * does not show the placement decision and is not counted; the fork is
- * repeated. Children stay parked, asleep, until the test ends: an exit
- * leaves work on its CPU that can break the next fork's tie.
+ * the helper's nap may have ended or while another CPU meant to be idle ran
+ * something (a group then had an idle CPU fewer), does not show the
+ * placement decision and is not counted; the fork is repeated. Children
+ * stay parked, asleep, until the test ends: an exit leaves work on its CPU
+ * that can break the next fork's tie.
  */
 #include <errno.h>
 #include <fcntl.h>
