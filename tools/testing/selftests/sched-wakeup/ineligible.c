@@ -15,7 +15,9 @@
  * The wakeups must not preempt by themselves: the wakee runs at nice 19, so
  * it is never EEVDF's pick when it arrives, and a helper on another CPU
  * moves it onto the hogs' CPU, wakes it there and moves it off before it
- * runs, so it never takes CPU time from the hogs.
+ * runs, so it never takes CPU time from the hogs; before every round it
+ * runs there once with the hogs stopped, to drop the lag its group gathers
+ * there (drop_wakee_lag()).
  *
  * Layouts: the hogs in the test's own group, in sibling cgroups, in two
  * leaves of a binary cgroup tree of depth 4, in one autogroup, in an
@@ -98,6 +100,7 @@ struct ctx {
 	long long custom_ns;		/* the hogs' own slice, or 0 */
 	pid_t leader;
 	pthread_t waker;
+	pthread_mutex_t cycle;		/* the waker holds it for a wakeup */
 	bool waker_started;
 };
 
@@ -301,6 +304,7 @@ static void *waker(void *arg)
 	struct timespec ts;
 	long long next;
 	uint64_t one = 1;
+	bool ok;
 
 	if (sw_pin(0, c->away_cpu))
 		return NULL;
@@ -312,15 +316,20 @@ static void *waker(void *arg)
 		ts.tv_sec = next / 1000000000LL;
 		ts.tv_nsec = next % 1000000000LL;
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		pthread_mutex_lock(&c->cycle);
 		if (sw_task_state(w) != 'S') {
 			atomic_fetch_add(&sh->late, 1);
+			pthread_mutex_unlock(&c->cycle);
 			continue;
 		}
-		if (sw_pin(w, c->hog_cpu) ||
-		    write(c->efd, &one, sizeof(one)) != sizeof(one) ||
-		    sw_pin(w, c->away_cpu))
+		ok = !sw_pin(w, c->hog_cpu) &&
+		     write(c->efd, &one, sizeof(one)) == sizeof(one) &&
+		     !sw_pin(w, c->away_cpu);
+		if (ok)
+			atomic_fetch_add(&sh->wakeups, 1);
+		pthread_mutex_unlock(&c->cycle);
+		if (!ok)
 			break;
-		atomic_fetch_add(&sh->wakeups, 1);
 	}
 	return NULL;
 }
@@ -523,6 +532,7 @@ FIXTURE_SETUP(ineligible)
 	memset(c->sh, 0, sizeof(*c->sh));
 	c->efd = eventfd(0, 0);
 	ASSERT_LE(0, c->efd);
+	ASSERT_EQ(0, pthread_mutex_init(&c->cycle, NULL));
 
 	if (variant->layout == SIBLINGS || variant->layout == TREE) {
 		for (r = 0; r < NR_ROLES; r++)
@@ -576,6 +586,91 @@ struct round {
 	const char *invalid;	/* why the round says nothing, or NULL */
 };
 
+/* Wait up to 2 s for thread @pid to be in state @want ('S', 'T', ...). */
+static int wait_state(pid_t pid, char want)
+{
+	long long t0 = sw_now_ns();
+
+	while (sw_task_state(pid) != want) {
+		if (sw_now_ns() - t0 > 2000000000LL)
+			return -1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/*
+ * In the layouts that give the wakee a group of its own (sibling cgroups,
+ * the cgroup tree, an autogroup each), that group has an entity on the
+ * hogs' CPU which every wakeup enqueues there and which never runs there.
+ * It leaves with the lag the hogs' progress gave it while it was queued
+ * and is placed with it again (place_entity()), so its lag only grows, up
+ * to the limit entity_lag() allows: twice the slice (or a tick), in
+ * service. That owed service pulls the average vruntime of the runqueue
+ * where the hogs meet below both hogs whenever they are within
+ * lag * its weight / the total weight of each other, as they are each time
+ * the running hog passes the waiting one. pick_eevdf() then finds only the
+ * wakee's group eligible and check_preempt_wakeup_fair() preempts, flag or
+ * no flag. Traced in a 6-CPU TCG guest (HZ=250, an autogroup each): the
+ * group's lag reached 42 ms of virtual time in 10 s, and 53 of 1919
+ * wakeups in the rounds with the flag off preempted; enough, in the runs
+ * that failed, to bring the median run below the slice.
+ *
+ * So, while the hogs are stopped, the wakee is woken on their CPU alone:
+ * an entity enqueued on an empty runqueue is placed without its lag, runs,
+ * sleeps and leaves with none. Traced again, its lag stayed under 10 ms
+ * and 11 of 2194 wakeups with the flag off preempted. The wakee's task
+ * carries its own lag to its CPU and works it off there; only its groups
+ * need this, but doing it in every layout costs little.
+ */
+static int drop_wakee_lag(struct ctx *c)
+{
+	pid_t w = c->sh->pid[WAKEE];
+	struct sw_stats before, now;
+	uint64_t one = 1;
+	long long t0;
+
+	if (wait_state(w, 'S') || sw_stats(w, &before) || sw_pin(w, c->hog_cpu) ||
+	    write(c->efd, &one, sizeof(one)) != sizeof(one))
+		return -1;
+	/* It ran and went back to sleep. */
+	for (t0 = sw_now_ns(); ; usleep(1000)) {
+		if (sw_stats(w, &now))
+			return -1;
+		if (now.voluntary > before.voluntary && sw_task_state(w) == 'S')
+			break;
+		if (sw_now_ns() - t0 > 2000000000LL)
+			return -1;
+	}
+	return sw_pin(w, c->away_cpu);
+}
+
+/*
+ * Stop the hogs, and let them go on. A group entity keeps the slice it was
+ * given when it was last enqueued (the shortest of its queued children's);
+ * hogs never sleep, so after a change of base_slice their groups are made
+ * to enqueue again this way. In the wakeup test this also happens before
+ * every round, to drop the lag of the wakee's groups (see above); the
+ * waker makes no wakeup meanwhile.
+ */
+static int requeue_hogs(struct ctx *c)
+{
+	int i, ret = 0;
+
+	pthread_mutex_lock(&c->cycle);
+	for (i = 0; i < 2 && !ret; i++)
+		ret = kill(c->sh->pid[i], SIGSTOP) || wait_state(c->sh->pid[i], 'T');
+	/* Stopped with a negative lag, a hog stays queued until picked once. */
+	usleep(20000);
+	if (!ret && c->period_ns)
+		ret = drop_wakee_lag(c);
+	for (i = 0; i < 2; i++)
+		if (kill(c->sh->pid[i], SIGCONT))
+			ret = -1;
+	pthread_mutex_unlock(&c->cycle);
+	return ret ? -1 : 0;
+}
+
 static int cmp_ll(const void *a, const void *b)
 {
 	long long x = *(const long long *)a, y = *(const long long *)b;
@@ -591,6 +686,8 @@ static int measure(struct ctx *c, long long round_ns, struct round *r)
 	long w0, l0;
 	int i, n;
 
+	if (c->period_ns && requeue_hogs(c))
+		return -1;
 	usleep(SETTLE_US);
 	memset(r, 0, sizeof(*r));
 	for (i = 0; i < 2; i++)
@@ -639,31 +736,6 @@ static void log_round(struct __test_metadata *_metadata, struct ctx *c,
 	TH_LOG("           wakeups %ld (%ld late), ticks handled %.0f%%%s%s",
 	       r->wakeups, r->late, r->ticks < 0 ? -1.0 : 100 * r->ticks,
 	       r->invalid ? ": " : "", r->invalid ? r->invalid : "");
-}
-
-/*
- * A group entity keeps the slice it was given when it was last enqueued (the
- * shortest of its queued children's); hogs never sleep, so after a change of
- * base_slice their groups are made to enqueue again: the hogs stop and go on.
- */
-static int requeue_hogs(struct ctx *c)
-{
-	long long t0;
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		if (kill(c->sh->pid[i], SIGSTOP))
-			return -1;
-		for (t0 = sw_now_ns(); sw_task_state(c->sh->pid[i]) != 'T'; usleep(1000))
-			if (sw_now_ns() - t0 > 2000000000LL)
-				return -1;
-	}
-	/* Stopped with a negative lag, a hog stays queued until picked once. */
-	usleep(20000);
-	for (i = 0; i < 2; i++)
-		if (kill(c->sh->pid[i], SIGCONT))
-			return -1;
-	return 0;
 }
 
 static long long round_length(struct ctx *c)
