@@ -611,17 +611,13 @@ static int wait_state(pid_t pid, char want)
  * lag * its weight / the total weight of each other, as they are each time
  * the running hog passes the waiting one. pick_eevdf() then finds only the
  * wakee's group eligible and check_preempt_wakeup_fair() preempts, flag or
- * no flag. Traced in a 6-CPU TCG guest (HZ=250, an autogroup each): the
- * group's lag reached 42 ms of virtual time in 10 s, and 53 of 1919
- * wakeups in the rounds with the flag off preempted; enough, in the runs
- * that failed, to bring the median run below the slice.
+ * no flag, and the off runs end early.
  *
  * So, while the hogs are stopped, the wakee is woken on their CPU alone:
  * an entity enqueued on an empty runqueue is placed without its lag, runs,
- * sleeps and leaves with none. Traced again, its lag stayed under 10 ms
- * and 11 of 2194 wakeups with the flag off preempted. The wakee's task
- * carries its own lag to its CPU and works it off there; only its groups
- * need this, but doing it in every layout costs little.
+ * sleeps and leaves with none. The wakee's task carries its own lag to its
+ * CPU and works it off there; only its groups need this, but doing it in
+ * every layout costs little.
  */
 static int drop_wakee_lag(struct ctx *c)
 {
