@@ -6,11 +6,12 @@
  * (or wakeup) after the hog's slice is used up: at least ceil(slice /
  * tick) ticks, or the slice. TICK_INELIGIBLE ends it at the first tick that
  * finds the hog ineligible; equal hogs pass each other within a tick, so a
- * run lasts one tick. WAKEUP_INELIGIBLE ends it at the first wakeup on the CPU after that,
- * so a run lasts about the interval between wakeups, which the test counts.
- * Rounds with the flag off and on alternate, and each pair must put the
- * median run on the predicted side of the midpoint between the two
- * predictions.
+ * run lasts one tick. WAKEUP_INELIGIBLE ends it at the first wakeup on the
+ * CPU after that, so a run lasts about the interval between wakeups, which
+ * the test counts. Rounds with the flag off and on alternate, and each pair
+ * must put the median run -- of all runs, or of those during which the CPU
+ * did not stop (hog()) -- on the predicted side of the midpoint between
+ * the two predictions.
  *
  * The wakeups must not preempt by themselves: the wakee runs at nice 19, so
  * it is never EEVDF's pick when it arrives, and a helper on another CPU
