@@ -782,7 +782,7 @@ static void log_round(struct __test_metadata *_metadata, struct ctx *c,
 	TH_LOG("  pair %d %-3s: median run %6.3f ms = %4.2f ticks (%4d runs), hogs %.2f+%.2f s,",
 	       pair, state, r->median_ns / 1e6, (double)r->median_ns / c->tick_ns, r->runs,
 	       r->hog_ns[0] / 1e9, r->hog_ns[1] / 1e9);
-	TH_LOG("           no gap %6.3f ms (%4d runs), wakeups %ld (%ld late), ticks handled %.0f%%%s%s",
+	TH_LOG("    no gap %6.3f ms (%4d runs), wakeups %ld (%ld late), ticks handled %.0f%%%s%s",
 	       r->clean_ns / 1e6, r->clean, r->wakeups, r->late,
 	       r->ticks < 0 ? -1.0 : 100 * r->ticks,
 	       r->invalid ? ": " : "", r->invalid ? r->invalid : "");
