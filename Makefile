@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SCRIPTS := scripts
 
-.PHONY: help deps tree export submit robot deb hw kernel run matrix bench bench-native torture kselftest check clean
+.PHONY: help deps tree export submit robot deb deb-boot hw kernel run matrix bench bench-native torture kselftest check clean
 
 help:
 	@echo "make run     deps, tree, kernel, boot 8 CPUs (2 LLCs x 4), run the selftests"
@@ -33,6 +33,9 @@ help:
 	@echo "make deb     Debian packages of the series' kernel (linux-image, linux-headers);"
 	@echo "             base config BASECONFIG=file, else the running 6.12 one, else Debian's"
 	@echo "             (FLAVOUR=amd64|cloud-amd64); CONFIG=vm: the guest configuration"
+	@echo "make deb-boot  those packages installed by dpkg -i in a Debian 12 root, booted"
+	@echo "             from its disk image (SMT, 2 NUMA nodes), make hw run there; report in"
+	@echo "             build/deb-boot/<config>/hw/ (CONFIG=vm|debian, as make deb)"
 	@echo "make hw      on a box booted into that kernel (root): preflight, the selftests,"
 	@echo "             HW_BENCH=1 the A/B benchmarks too; report.md and report.json"
 	@echo "make clean   remove build/ (refuses while build/linux holds un-exported work)"
@@ -65,6 +68,9 @@ bench: kernel
 deb: tree
 	@$(SCRIPTS)/deb $(if $(CONFIG),--config $(CONFIG)) $(if $(FLAVOUR),--flavour $(FLAVOUR)) \
 		$(if $(BASECONFIG),--baseconfig $(BASECONFIG))
+
+deb-boot: tree
+	@$(SCRIPTS)/deb-boot $(if $(CONFIG),--config $(CONFIG))
 
 hw:
 	@$(SCRIPTS)/hw $(if $(filter 1,$(HW_BENCH)),--bench)

@@ -31,6 +31,23 @@ for want in "path=$TMP/run,,1/console.log" "path=$TMP/run,,1,security_model" \
 	grep -qF -- "$want" <<<"$cmd" || fail "comma not doubled: want '$want' in: $cmd"
 done
 echo "paths with commas: doubled on the QEMU command line"
+# A root of its own booted from a disk: virtio-blk, its initramfs, no 9p.
+root=$TMP/root,r
+mkdir -p "$root$SCRIPTS/lib" "$root/boot"
+cp "$SCRIPTS/lib/guest-init" "$root$SCRIPTS/lib/"
+touch "$root/boot/vmlinuz-6.12.0-x"
+cmd=$("$SCRIPTS/vm" --kernel "$root/boot/vmlinuz-6.12.0-x" --accel tcg --root "$root" --disk \
+	--log "$TMP/run,3" --dry-run -- true 2>&1)
+[ $? = 2 ] && grep -q "no initramfs .*initrd.img-6.12.0-x" <<<"$cmd" || fail "--disk without an initramfs: $cmd"
+touch "$root/boot/initrd.img-6.12.0-x"
+cmd=$("$SCRIPTS/vm" --kernel "$root/boot/vmlinuz-6.12.0-x" --accel tcg --root "$root" --disk \
+	--log "$TMP/run,3" --dry-run -- true) || fail "--disk dry run failed"
+for want in "root=/dev/vda rootfstype=ext4 rw" "-initrd $root/boot/initrd.img-6.12.0-x" \
+	"file=$TMP/run,,3/root.img,if=none,id=root,format=raw" "virtio-blk-pci,drive=root"; do
+	grep -qF -- "$want" <<<"$cmd" || fail "--disk dry run lacks '$want': $cmd"
+done
+! grep -qF -- "9p" <<<"$cmd" || fail "--disk dry run still shares over 9p: $cmd"
+echo "--disk: the image on virtio-blk with its initramfs, no 9p; refused without an initramfs"
 
 bad() {
 	out=$(vm "$@" -- true 2>&1)
@@ -50,6 +67,8 @@ bad --mem 100
 bad --cpus 128 --sockets 2
 bad --tcg-threads many
 bad --bogus
+bad --out "$TMP/o" --log "$TMP/o/run"
+bad --disk
 # An option without its value, last or followed by the next option: one
 # line and exit 2, not bash's own message.
 for o in --cpus --sockets --timeout --out --kernel --log --append; do

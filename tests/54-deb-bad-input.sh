@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# make deb and scripts/debroot refuse bad input in one line before any
-# build: a base configuration that is not 6.12, too little space, a missing
-# mmdebstrap; a Debian base whose mmdebstrap failed half way is not reused.
+# make deb, make deb-boot and scripts/debroot refuse bad input in one line
+# before any build: a base configuration that is not 6.12, too little space,
+# a missing mmdebstrap, no package to boot; a Debian base whose mmdebstrap
+# failed half way is not reused.
 . "$(dirname "$0")/lib.sh"
 # refused CODE TEXT CMD...: exit CODE and one line containing TEXT.
 refused() {
@@ -41,3 +42,7 @@ rc=$?
 echo "refused: $out"
 [ ! -e "$TMP/b2/debroot/base" ] && [ ! -e "$TMP/b2/debroot/base.tmp" ] || fail "a half-made base was left behind"
 echo "no half-made base left in $TMP/b2/debroot"
+# make deb-boot: no packages built, an unknown configuration.
+SW_BUILD=$TMP/b3 refused 1 "found 0 (make deb CONFIG=vm)" "$SCRIPTS/deb-boot" --config vm
+refused 2 "is debian or vm" "$SCRIPTS/deb-boot" --config other
+refused 2 "needs a value" "$SCRIPTS/deb-boot" --out

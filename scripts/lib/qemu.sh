@@ -6,6 +6,8 @@
 # In:  VM_KERNEL VM_CPUS VM_SOCKETS VM_CORES VM_THREADS VM_NODES VM_MEM (MiB)
 #      VM_ACCEL (kvm|tcg) VM_TCG (single|multi: TCG threads)
 #      VM_RUN (run directory) VM_OUT (results dir or "")
+#      VM_DISK (an ext4 image to boot as the root, or "": the 9p root)
+#      VM_INITRD (the initramfs for VM_DISK)
 #      VM_APPEND (extra kernel command line) VM_INIT (guest init path)
 #      VM_AMD (1 on an AMD host)
 # Out: QEMU_CMD (array)
@@ -65,6 +67,12 @@ q_9p() {
 		-device "virtio-9p-pci,fsdev=$1,mount_tag=$(qarg "$3")")
 }
 
+# q_disk ID IMAGE: the raw disk image IMAGE on a virtio-blk device.
+q_disk() {
+	QEMU_CMD+=(-drive "file=$(qarg "$2"),if=none,id=$1,format=raw,cache=unsafe"
+		-device "virtio-blk-pci,drive=$1")
+}
+
 # q_numa NODES: NODES nodes, each a whole number of sockets and of memory.
 q_numa() {
 	local i s spn=$((VM_SOCKETS / $1))
@@ -79,8 +87,14 @@ q_numa() {
 
 vm_build_cmd() {
 	local append
-	append="console=ttyS0 root=/dev/root rootfstype=9p ro"
-	append+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=524288"
+	if [ -n "${VM_DISK:-}" ]; then
+		# The initramfs mounts the disk's root read-write: the command's
+		# results are written there and read back from the image.
+		append="console=ttyS0 root=/dev/vda rootfstype=ext4 rw"
+	else
+		append="console=ttyS0 root=/dev/root rootfstype=9p ro"
+		append+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=524288"
+	fi
 	append+=" panic=-1 printk.devkmsg=on init=$VM_INIT"
 	[ -n "$VM_APPEND" ] && append+=" $VM_APPEND"
 	# init's arguments: the run directory, then the host paths the guest
@@ -98,9 +112,14 @@ vm_build_cmd() {
 		-m "$VM_MEM")
 	[ "$VM_NODES" -gt 0 ] && q_numa "$VM_NODES"
 	QEMU_CMD+=(-kernel "$VM_KERNEL" -append "$append")
+	[ -n "${VM_DISK:-}" ] && QEMU_CMD+=(-initrd "$VM_INITRD")
 	q_serial_file console "$VM_RUN/console.log"
 	q_serial_file output "$VM_RUN/output.log"
 	q_serial_file status "$VM_RUN/status"
+	if [ -n "${VM_DISK:-}" ]; then
+		q_disk root "$VM_DISK"
+		return 0
+	fi
 	q_9p root "${VM_ROOT:-/}" /dev/root ro
 	q_9p run "$VM_RUN" swrun
 	[ -n "$VM_OUT" ] && q_9p out "$VM_OUT" swout
