@@ -67,7 +67,7 @@ bad --mem 100
 bad --cpus 128 --sockets 2
 bad --tcg-threads many
 bad --bogus
-bad --out "$TMP/o" --log "$TMP/o/run"
+bad --kernel "$root/boot/vmlinuz-6.12.0-x" --root "$root" --disk --out "$TMP/o" --log "$TMP/o/run"
 bad --disk
 # An option without its value, last or followed by the next option: one
 # line and exit 2, not bash's own message.
