@@ -18,13 +18,27 @@
  *
  * The child may run on any CPU of the node under test, and only there: on
  * a machine of several nodes the NUMA level would otherwise send it to an
- * idle node first. Forks come in batches; see judge() for the verdict. A
- * child moved before it first ran (se.nr_migrations > 0), or forked when
- * the helper's nap may have ended or while another CPU meant to be idle ran
- * something (a group then had an idle CPU fewer), does not show the
- * placement decision and is not counted; the fork is repeated. Children
- * stay parked, asleep, until the test ends: an exit leaves work on its CPU
- * that can break the next fork's tie.
+ * idle node first. The child inherits that mask from the parent, which
+ * stays pinned to its CPU but for the fork itself.
+ *
+ * That moment is when the load balancer takes the parent away: L0 is full
+ * next to idle LLCs, every periodic balance of an idle CPU finds L0 the
+ * busiest group and fails to move its pinned tasks, so the domain's
+ * nr_balance_failed grows, and the first balance after the parent's mask
+ * widens pushes it, the running task, to the idle CPU (an active balance).
+ * The fork then starts from that CPU's LLC, and the parent's utilization,
+ * carried there and back, stays on that CPU until its blocked averages are
+ * next updated, which on an idle CPU of a tickless kernel can take tens of
+ * milliseconds. A fork during which the parent moved is not counted, and
+ * the next one waits until the situation's utilization holds again.
+ *
+ * Forks come in batches; see judge() for the verdict. A child moved before
+ * it first ran (se.nr_migrations > 0), or forked when the helper's nap may
+ * have ended or while another CPU meant to be idle ran something (a group
+ * then had an idle CPU fewer), does not show the placement decision and is
+ * not counted; the fork is repeated. Children stay parked, asleep, until
+ * the test ends: an exit leaves work on its CPU that can break the next
+ * fork's tie.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +54,7 @@
 #include "sched_wakeup.h"
 
 #define TRIALS		30		/* forks in a batch */
+#define MAX_SKIPS	(2 * TRIALS)	/* repeated forks (run_forks()), at most */
 #define MAX_BATCHES	3
 #define BUSY_NS		60000000LL	/* helper: run 60 ms ... */
 #define NAP_MS		100		/* ... then sleep until the fork, or 100 ms */
@@ -86,6 +101,7 @@ struct setup {
 	cpu_set_t node_cpus;	/* where the child may go */
 	atomic_bool stop;
 	long util[CPU_SETSIZE];
+	long util_start[CPU_SETSIZE];	/* before a batch's forks */
 	long long before[CPU_SETSIZE], after[CPU_SETSIZE];	/* sched_counts() */
 };
 
@@ -354,18 +370,21 @@ static void end_nap(struct setup *s)
  * CPU: that CPU is then idle but recently busy. Returns the CPU the child
  * started on, -2 if it was migrated before it ran, -3 if the helper's nap
  * may have ended before fork() returned, -4 if another CPU meant to be idle
- * ran something meanwhile, or -1 on error. The helper naps until it is told
- * the fork is done.
+ * ran something meanwhile, -5 if the parent was moved off p0, or -1 on
+ * error. The helper naps until it is told the fork is done.
  *
  * The parent stays pinned to p0 while it waits (spinning, so p0 is busy),
  * and widens its mask to the node just before fork(); the child inherits
- * the mask. A helper that stopped napping (its thread failed) is an error
- * after a second.
+ * the mask. The counts of the CPUs' schedule() calls and of the parent's
+ * migrations are read before, so that the window in which the balancer can
+ * move the parent is fork() alone. A helper that stopped napping (its
+ * thread failed) is an error after a second.
  */
 static int fork_one(struct setup *s)
 {
 	int p[2], cpu = -1, tries, woke;
-	bool back, counted;
+	struct sw_stats me0, me1;
+	bool back, counted, moved;
 	long long t0;
 	char x;
 	pid_t pid;
@@ -392,7 +411,9 @@ static int fork_one(struct setup *s)
 	}
 	if (tries == 100 || pipe(p))
 		return -1;
-	if (sw_allow_set(0, &s->node_cpus) || sched_counts(s->before))
+	if (sched_counts(s->before) || sw_stats(0, &me0))
+		return -1;
+	if (sw_allow_set(0, &s->node_cpus))
 		return -1;
 	pid = sw_fork(false);
 	if (pid == 0) {
@@ -427,7 +448,8 @@ static int fork_one(struct setup *s)
 	 */
 	back = atomic_load(&s->helper->woke) != woke ||
 	       sw_task_state(s->helper->tid) != 'S';
-	counted = pid > 0 && !sched_counts(s->after);
+	counted = pid > 0 && !sched_counts(s->after) && !sw_stats(0, &me1);
+	moved = counted && me1.nr_migrations != me0.nr_migrations;
 	end_nap(s);
 	sw_pin(0, s->p0);
 	close(p[1]);
@@ -438,6 +460,8 @@ static int fork_one(struct setup *s)
 		s->nr_parked++;
 	if (!counted)
 		return -1;
+	if (cpu >= 0 && moved)
+		return -5;
 	if (cpu >= 0 && back)
 		return -3;
 	if (cpu >= 0 && quiet_broken(s, s->before, s->after, cpu))
@@ -451,6 +475,25 @@ static void read_util(struct setup *s)
 {
 	memset(s->util, 0, sizeof(s->util));
 	sw_cpu_util(s->util, CPU_SETSIZE);
+}
+
+/*
+ * The ties are decided by utilization. Work of the test's own start, of the
+ * runner that printed its output, of a stray task or of the parent moved
+ * for a fork can leave an idle CPU some, which it sheds only slowly: wait,
+ * up to 2 s, until the situation's utilization (@holds) is back. Whether
+ * it is.
+ */
+static bool wait_holds(struct setup *s, bool (*holds)(struct setup *s))
+{
+	int i;
+
+	read_util(s);
+	for (i = 0; i < 20 && !holds(s); i++) {
+		sw_spin_ns(100000000LL);
+		read_util(s);
+	}
+	return holds(s);
 }
 
 static long llc_util(struct setup *s, int l)
@@ -501,9 +544,10 @@ static bool local_tie_holds(struct setup *s)
  * children that show the placement decision: @in[i] counts those that
  * started in LLC i, and @in[SW_MAX_LLCS] those elsewhere. *@held says
  * whether the situation held before the forks. Forks that do not show it
- * are repeated, up to TRIALS of them: @skip[0] counts children moved before
+ * are repeated, up to MAX_SKIPS of them: @skip[0] counts children moved before
  * they ran, @skip[1] those forked when the helper may have been back on its
- * CPU, @skip[2] those during which another CPU of the tie ran something.
+ * CPU, @skip[2] those during which another CPU of the tie ran something,
+ * @skip[3] those during which the parent was moved off p0.
  * Returns 0, or -1 on error.
  */
 static int run_forks(struct __test_metadata *_metadata, struct setup *s, int *in,
@@ -512,24 +556,18 @@ static int run_forks(struct __test_metadata *_metadata, struct setup *s, int *in
 	int i, cpu, l;
 
 	sw_spin_ns(WARM_NS);
+	*held = wait_holds(s, holds);
 	/* Printed after the forks: output wakes the runner's pipeline. */
-	read_util(s);
-	/*
-	 * The ties are decided by utilization. Work of the test's own start,
-	 * of the runner that printed its output or of a stray task can leave
-	 * an idle CPU some, which it sheds only slowly: wait, up to 2 s.
-	 */
-	for (i = 0; i < 20 && !holds(s); i++) {
-		sw_spin_ns(100000000LL);
-		read_util(s);
-	}
-	*held = holds(s);
-	memset(skip, 0, 3 * sizeof(*skip));
+	memcpy(s->util_start, s->util, sizeof(s->util));
+	memset(skip, 0, 4 * sizeof(*skip));
 	for (i = 0; i < TRIALS; i++) {
 		cpu = fork_one(s);
 		if (cpu == -1)
 			return -1;
-		if (cpu < 0 && skip[0] + skip[1] + skip[2] < TRIALS) {
+		/* The parent left its utilization where it went (top of file). */
+		if (cpu == -5)
+			*held = wait_holds(s, holds) && *held;
+		if (cpu < 0 && skip[0] + skip[1] + skip[2] + skip[3] < MAX_SKIPS) {
 			skip[-2 - cpu]++;
 			i--;
 			continue;
@@ -537,10 +575,12 @@ static int run_forks(struct __test_metadata *_metadata, struct setup *s, int *in
 		l = cpu < 0 ? -1 : llc_of(s, cpu);
 		in[l >= 0 ? l : SW_MAX_LLCS]++;
 	}
+	memcpy(s->util, s->util_start, sizeof(s->util));
 	log_util(_metadata, s);
 	TH_LOG("  not counted: %d moved before they ran, %d forked as the helper woke,",
 	       skip[0], skip[1]);
-	TH_LOG("  %d while another CPU of the tie ran something", skip[2]);
+	TH_LOG("  %d while another CPU of the tie ran something, %d as the parent was moved",
+	       skip[2], skip[3]);
 	return 0;
 }
 
@@ -650,7 +690,7 @@ FIXTURE_TEARDOWN(idlest_util)
 TEST_F_TIMEOUT(idlest_util, fork_placement, 120)
 {
 	struct setup *s = &self->s;
-	int in[SW_MAX_LLCS + 1], skip[3], batch, later, verdict = 0;
+	int in[SW_MAX_LLCS + 1], skip[4], batch, later, verdict = 0;
 	bool held;
 
 	TH_LOG("IDLEST_UTIL=%s, parent on cpu%d (L0), %d forks a batch; predicted: %s",
@@ -734,7 +774,7 @@ FIXTURE_TEARDOWN(idlest_util_local)
 TEST_F_TIMEOUT(idlest_util_local, fork_placement, 120)
 {
 	struct setup *s = &self->s;
-	int in[SW_MAX_LLCS + 1], skip[3], batch, local, remote, verdict = 0;
+	int in[SW_MAX_LLCS + 1], skip[4], batch, local, remote, verdict = 0;
 	bool held;
 
 	TH_LOG("IDLEST_UTIL_LOCAL=%s, parent on cpu%d (L0), %d forks a batch; predicted: %s",
