@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SCRIPTS := scripts
 
-.PHONY: help deps tree export submit robot deb deb-boot hw kernel run matrix bench bench-native torture kselftest check clean
+.PHONY: help deps tree export submit robot deb deb-boot hw kernel run matrix bench bench-native seeds torture kselftest check clean
 
 help:
 	@echo "make run     deps, tree, kernel, boot 8 CPUs (2 LLCs x 4), run the selftests"
@@ -24,6 +24,8 @@ help:
 	@echo "             (ITERATIONS=5 DURATION=1 seconds per run, CONFIGS=file); report"
 	@echo "             in build/bench/latest/ (report.md, report.txt, results.json, SVG)"
 	@echo "make bench-native  the same on this machine's running kernel (root)"
+	@echo "make seeds   the four seed threads' experiments (scripts/config/seeds/*.exp), one"
+	@echo "             guest boot each; results in build/seeds/<seed>/ (SEEDS=\"000 004\" some)"
 	@echo "make torture flags flipped at random under load, hotplug and cgroup churn on"
 	@echo "             the debug kernel, 8 CPUs as 2 LLCs then 2 NUMA nodes (DURATION=30m;"
 	@echo "             SEED=N replays a run's random choices, printed in its report)"
@@ -77,6 +79,16 @@ hw:
 
 bench-native:
 	@$(SCRIPTS)/bench --native $(BENCH_ARGS)
+
+SEEDS ?= 000 001 003 004
+seeds: kernel
+	@n=0; t=$(words $(SEEDS)); for s in $(SEEDS); do n=$$((n + 1)); \
+		echo "seeds: [$$n/$$t] seed $$s (scripts/config/seeds/seed-$$s.exp)"; \
+		$(SCRIPTS)/bench --experiment $(SCRIPTS)/config/seeds/seed-$$s.exp \
+			--out build/seeds/seed-$$s || exit 1; \
+	done; \
+	cat $(foreach s,$(SEEDS),build/seeds/seed-$(s)/summary.md) >build/seeds/summary.md && \
+	echo "seeds: $(words $(SEEDS)) experiments side by side in build/seeds/summary.md"
 
 torture: tree
 	@$(SCRIPTS)/build --obj build/obj-debug --fragment scripts/config/debug.config

@@ -1,28 +1,64 @@
 #!/usr/bin/env bash
 # make bench's whole pipeline, briefly (scripts/bench --smoke: every workload,
 # the baseline and one variant, one 1 s run each, in the default guest):
-# every workload yields its samples, the statistics, tables, JSON and plots
-# are written and well formed, each run's features line is the one its
-# configuration asks for, and the features line is restored at the end.
-# Not a performance assertion.
+# every workload yields its samples, your own --command workload included,
+# each run records the kernel's mechanism counters, the raw outputs are kept
+# and parse again to the same samples (--parse), the statistics, tables
+# (with the minimum detectable effect), JSON and plots are written and well
+# formed, each run's features line is the one its configuration asks for,
+# and the features line is restored at the end. Not a performance assertion.
 . "$(dirname "$0")/lib.sh"
 need_kernel
 out=$TMP/smoke
-"$SCRIPTS/bench" --smoke --out "$out" >"$TMP/log" 2>&1 || { tail -n 20 "$TMP/log"; fail "scripts/bench --smoke failed"; }
+# Your own workload: the figure is the (group), in the last match.
+cmd='for i in 1 2; do perf bench sched pipe -l 2000; done'
+"$SCRIPTS/bench" --smoke --out "$out" --command "$cmd" --metric '([0-9.]+) usecs/op' \
+	--unit us/op >"$TMP/log" 2>&1 || { tail -n 20 "$TMP/log"; fail "scripts/bench --smoke failed"; }
 tail -n 1 "$TMP/log"
 for f in samples.tsv runs.tsv configs.tsv env.tsv report.txt report.md results.json \
 	delta.dat cdf.svg features.end; do
 	[ -s "$out/$f" ] || fail "no $f"
 done
-list=$("$SCRIPTS/bench" --list)
+list=$(printf '%s\ncommand\n' "$("$SCRIPTS/bench" --list)")
 nw=$(wc -l <<<"$list")
-# The issue's workload list, each present.
+# The workloads the issues asked for, each present.
 for w in hackbench-process-pipe hackbench-process-socket hackbench-thread-pipe \
-	hackbench-thread-socket perf-sched-pipe perf-sched-messaging perf-futex-wake \
-	sysbench-threads sysbench-mutex sysbench-cpu cyclictest cyclictest-cg10 cyclictest-cgtree \
-	tbench sockperf-tcp-pingpong sockperf-udp-stream sockperf-tcp-stream dbench-tmpfs wakelat; do
+	hackbench-thread-socket hackbench-seed004 perf-sched-pipe perf-sched-messaging \
+	perf-futex-wake sysbench-threads sysbench-mutex sysbench-cpu sysbench-memory cyclictest \
+	cyclictest-cg10 cyclictest-cgtree cyclictest-seed004 cyclictest-seed004-cg10 \
+	cyclictest-seed004-cgtree tbench sockperf-tcp-pingpong sockperf-tcp-pingpong-pinned \
+	sockperf-udp-stream sockperf-tcp-stream dbench-tmpfs dbench-1 dbench-8 fork exec spawn \
+	wakelat command; do
 	grep -qx -- "$w" <<<"$list" || fail "workload $w is not listed"
 done
+# Every declared metric of every workload was measured.
+"$SCRIPTS/bench" --list-metrics | while IFS=$'\t' read -r w m _; do
+	awk -F'\t' -v w="$w" -v m="$m" '$1 == w && $2 == m {f = 1} END {exit !f}' "$out/samples.tsv" ||
+		fail "no $w $m sample"
+done || exit 1
+# The command's figure is the last match in its output: the second pipe run's.
+for c in $(cut -f1 "$out/configs.tsv"); do
+	last=$(grep -oE '[0-9.]+ usecs/op' "$out/logs/command/$c.1.raw" | tail -n 1 | cut -d' ' -f1)
+	awk -F'\t' -v v="$last" -v c="$c" '$1 == "command" && $2 == "value" && $5 == c {f = ($7 == v)}
+		END {exit !f}' "$out/samples.tsv" || fail "the command's figure in $c is not its last match ($last)"
+done
+# The mechanism counters, for every run (system-wide counts: a run without
+# any wakeup or timeslice does not happen).
+for m in ctxsw migrations lb-moved wake-remote wake-xllc wake-affine rundelay sys-cpu; do
+	n=$(awk -F'\t' -v m="$m" '$2 == m && $4 == "info"' "$out/samples.tsv" | wc -l)
+	[ "$n" = $((2 * nw)) ] || fail "$m recorded for $n runs of $((2 * nw))"
+done
+# Wakeups onto another LLC are a share of those onto another CPU.
+awk -F'\t' '$2 == "wake-remote" {r[$1 $5] = $7} $2 == "wake-xllc" {x[$1 $5] = $7}
+	END {for (k in x) if (x[k] > r[k] + 0.01) exit 1}' "$out/samples.tsv" ||
+	fail "wake-xllc above wake-remote"
+# The raw outputs parse again to the same samples.
+cp "$out/samples.tsv" "$TMP/samples.first"
+"$SCRIPTS/bench" --parse "$out" --command "$cmd" --metric '([0-9.]+) usecs/op' --unit us/op \
+	>"$TMP/parse.log" 2>&1 || { tail -n 5 "$TMP/parse.log"; fail "--parse failed"; }
+cmp -s <(sort "$TMP/samples.first") <(sort "$out/samples.tsv") ||
+	fail "--parse gave other samples than the run"
+grep -q '| MDE |' "$out/report.md" || fail "report.md has no MDE column"
 # cyclictest measures the three nice levels of seed 004 in each run.
 for n in -19 0 19; do
 	awk -F'\t' -v m="nice$n-avg" '$1 == "cyclictest-cgtree" && $2 == m {f = 1} END {exit !f}' \

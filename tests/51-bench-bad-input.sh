@@ -2,7 +2,9 @@
 # scripts/bench refuses bad input with one line and a non-zero exit, before
 # any guest boots: an unknown option, an unknown sched feature in a
 # configurations file (named with its line), an unknown workload, a
-# configurations file without a variant, --native as a non-root user.
+# configurations file without a variant, --native as a non-root user, your
+# own workload without its figure, a --metric that is no regex or has no
+# (group), a --command that is no shell command line, a bad --param.
 . "$(dirname "$0")/lib.sh"
 before=$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)
 printf 'baseline -\ntypo NO_WA_IDLE_PREVV\n' >"$TMP/typo.configs"
@@ -12,6 +14,16 @@ expect_refusal "typo.configs:2: unknown sched feature 'NO_WA_IDLE_PREVV'" "$SCRI
 expect_refusal "unknown workload 'nosuch'" "$SCRIPTS/bench" --workloads hackbench-thread-pipe,nosuch
 expect_refusal "needs a baseline and at least one variant" "$SCRIPTS/bench" --configs "$TMP/one.configs"
 expect_refusal "--iterations must be a positive integer" "$SCRIPTS/bench" --iterations 0
+expect_refusal "--command needs --metric REGEX" "$SCRIPTS/bench" --command 'true'
+expect_refusal "--metric needs --command" "$SCRIPTS/bench" --metric '([0-9]+)'
+expect_refusal "--metric '.0-9.. ops' is not an extended regular expression with a .group." \
+	"$SCRIPTS/bench" --command 'true' --metric '[0-9]+ ops'
+expect_refusal "--metric '.x' is not an extended regular expression" \
+	"$SCRIPTS/bench" --command 'true' --metric '(x'
+expect_refusal "--command 'echo .' is not a valid shell command line" \
+	"$SCRIPTS/bench" --command 'echo (' --metric '([0-9]+)'
+expect_refusal "--param takes BENCH_NAME=VALUE, not 'FOO=1'" "$SCRIPTS/bench" --param FOO=1
+expect_refusal "--duration must be a positive number of seconds" "$SCRIPTS/bench" --duration 0.0
 chmod o+rx "$TMP"
 expect_refusal "must run as root" setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRIPTS/bench" --native
 [ "$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)" = "$before" ] ||

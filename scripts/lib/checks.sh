@@ -26,3 +26,23 @@ valid_seconds() {
 valid_seed() {
 	[[ $1 =~ ^[1-9][0-9]{0,9}$ ]] && [ "$1" -le 2147483647 ]
 }
+
+# command_check CMD REGEX UNIT: scripts/bench's --command, --metric and
+# --unit. Nothing, or why they cannot be used (status 1).
+command_check() {
+	local d=$'\001'
+	if [ -z "$1" ]; then
+		echo "--metric needs --command"
+	elif [ -z "$2" ]; then
+		echo "--command needs --metric REGEX"
+	elif ! bash -n -c "$1" 2>/dev/null; then
+		echo "--command '$1' is not a valid shell command line"
+	elif ! sed -E -n "s${d}^$2\$${d}\\1${d}p" </dev/null >/dev/null 2>&1; then
+		echo "--metric '$2' is not an extended regular expression with a (group) for the figure"
+	elif [[ ! $3 =~ ^[^[:space:]]+$ ]]; then
+		echo "--unit must be one word, not '$3'"
+	else
+		return 0
+	fi
+	return 1
+}

@@ -8,18 +8,33 @@
  *                              DIR/env.tsv and DIR/wakelat/<config>.<iter>.json;
  *                              write DIR/report.txt (mmtests style), report.md,
  *                              results.json, delta.dat and cdf-<config>.dat
+ *   benchstat columns DIR      the same statistics as one table on stdout, every
+ *                              configuration a column, each as the ratio of its
+ *                              mean to the baseline's (the shape of a thread's
+ *                              table, whose absolute figures do not transfer)
  *
  * samples.tsv: workload metric unit better config iteration value, where
  * better is "hi" (higher is better: Hmean), "lo" (Amean) or "info" (Amean,
  * reported but neither better nor worse, e.g. context switches per second).
  *
- * Significance: Welch's two-sided t-test of each configuration against the
- * baseline (the first configuration), on the raw samples. The p-values of one
+ * Significance: a two-sided t-test of each configuration against the
+ * baseline (the first configuration), on the raw samples: Welch's, or, where
+ * it gives the smaller standard error, the paired test over rounds (each
+ * round runs every configuration once, in a random order, so that a drift
+ * of the machine between rounds cancels in the per-round differences). The
+ * p-values of one
  * configuration's rows are adjusted with Benjamini-Hochberg, so that across
  * the whole table the expected share of false "significant" rows stays below
  * ALPHA; a row is significant when its adjusted p < ALPHA. mmtests instead
  * checks whether mean +- 1.96 stddev ranges overlap, which ignores the number
  * of samples and the number of rows compared.
+ *
+ * Resolution: each comparison also gets its minimum detectable effect, the
+ * true difference of means that the same test, at the same sample size and
+ * spread, would find at ALPHA (two-sided) with POWER: (t(1 - ALPHA/2) +
+ * t(POWER)) x the standard error, in % of the baseline's mean. A change
+ * that is not significant and smaller than that is below resolution, not
+ * shown to be absent.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -34,17 +49,19 @@
 #include <unistd.h>
 
 #define ALPHA		0.05
+#define POWER		0.8
 #define MAXCFG		32
-#define MAXROW		256
+#define MAXROW		1024
 #define MAXSAMP		256
 #define NAMELEN		64
 
 struct cell {
 	double v[MAXSAMP];
+	int it[MAXSAMP];	/* the round (iteration) of each sample */
 	int n;
 	double mean, amean, sd, cov, min, max;
-	double delta, p, padj;
-	int sig;
+	double delta, p, padj, mde;
+	int sig, paired;
 };
 
 struct row {
@@ -151,21 +168,75 @@ static double ibeta(double a, double b, double x)
 	return 1 - exp(lf) * beta_cf(b, a, 1 - x) / b;
 }
 
-/* Two-sided p-value of Welch's t-test. */
-static double welch_p(const struct cell *x, const struct cell *y)
+/* Two-sided tail probability of Student's t with df degrees of freedom. */
+static double t_tail2(double t, double df)
 {
-	double vx, vy, se2, t, df;
+	return ibeta(df / 2, 0.5, df / (df + t * t));
+}
 
+/* The t > 0 whose two-sided tail is p2, by bisection. */
+static double t_quantile2(double p2, double df)
+{
+	double lo = 0, hi = 1e4, mid;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2;
+		if (t_tail2(mid, df) > p2)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * Compare cell y with the baseline x: p-value, the test used and the
+ * minimum detectable effect, into y. Welch's test, or the paired test over
+ * the rounds both have when its standard error is smaller.
+ */
+static void compare(const struct cell *x, struct cell *y)
+{
+	double vx, vy, se, df, diff, d[MAXSAMP], dm = 0, ds = 0, sep;
+	int i, k, nd = 0;
+
+	y->p = 1;
+	y->mde = NAN;
+	y->paired = 0;
 	if (x->n < 2 || y->n < 2)
-		return 1;
+		return;
 	vx = x->sd * x->sd / x->n;
 	vy = y->sd * y->sd / y->n;
-	se2 = vx + vy;
-	if (se2 == 0)
-		return x->amean == y->amean ? 1 : 0;
-	t = (x->amean - y->amean) / sqrt(se2);
-	df = se2 * se2 / (vx * vx / (x->n - 1) + vy * vy / (y->n - 1));
-	return ibeta(df / 2, 0.5, df / (df + t * t));
+	se = sqrt(vx + vy);
+	df = vx + vy > 0 ? (vx + vy) * (vx + vy) /
+		(vx * vx / (x->n - 1) + vy * vy / (y->n - 1)) : x->n + y->n - 2;
+	diff = y->amean - x->amean;
+	for (i = 0; i < x->n; i++)
+		for (k = 0; k < y->n; k++)
+			if (x->it[i] == y->it[k] && nd < MAXSAMP)
+				d[nd++] = y->v[k] - x->v[i];
+	if (nd >= 3) {
+		for (i = 0; i < nd; i++)
+			dm += d[i] / nd;
+		for (i = 0; i < nd; i++)
+			ds += (d[i] - dm) * (d[i] - dm);
+		sep = sqrt(ds / (nd - 1) / nd);
+		if (sep < se) {
+			se = sep;
+			df = nd - 1;
+			diff = dm;
+			y->paired = 1;
+		}
+	}
+	if (se == 0) {
+		y->p = diff == 0 ? 1 : 0;
+		y->mde = 0;
+		return;
+	}
+	y->p = t_tail2(diff / se, df);
+	if (x->amean)
+		y->mde = 100 * (t_quantile2(ALPHA, df) + t_quantile2(2 * (1 - POWER), df)) *
+			 se / fabs(x->amean);
 }
 
 static void cell_stats(struct cell *c, int hmean)
@@ -288,6 +359,7 @@ static void read_inputs(void)
 		}
 		if (r->c[i].n == MAXSAMP)
 			die("more than %d samples for %s %s", MAXSAMP, tok[0], tok[1]);
+		r->c[i].it[r->c[i].n] = atoi(tok[5]);
 		r->c[i].v[r->c[i].n++] = strtod(tok[6], NULL);
 	}
 	fclose(f);
@@ -319,7 +391,10 @@ static void compute(void)
 			/* Signed so that positive is better, as in mmtests. */
 			if (i && !strcmp(r->better, "lo"))
 				c->delta = -c->delta;
-			c->p = i ? welch_p(b, c) : 1;
+			if (i)
+				compare(b, c);
+			else
+				c->p = 1, c->mde = NAN, c->paired = 0;
 			c->padj = c->p;
 		}
 	}
@@ -440,17 +515,21 @@ static void write_md(void)
 	fprintf(f, "Kernel `%s`, %s, %s; %s iterations, configurations interleaved in a "
 		"fresh random order each iteration; %s.\n\n", env("kernel"), env("accel"),
 		env("topology"), env("iterations"), env("duration"));
-	fprintf(f, "Delta: signed so that positive is better. Significant (**bold**): Welch's "
-		"t-test against the baseline, p adjusted by Benjamini-Hochberg over the "
-		"configuration's rows, < %.2f. ctxsw/s: change of the context-switch rate "
-		"during the workload.\n", ALPHA);
+	fprintf(f, "Delta: signed so that positive is better. Significant (**bold**): t-test "
+		"against the baseline (Welch's, or paired over rounds where that has the "
+		"smaller error: p marked r), p adjusted by Benjamini-Hochberg over the "
+		"configuration's rows, < %.2f. MDE: the smallest change that test would "
+		"detect at this sample size and spread (power %.0f%%); a change that is not "
+		"significant and below it is below resolution. ctxsw/s: change of the "
+		"context-switch rate during the workload.\n", ALPHA, 100 * POWER);
 	for (i = 1; i < ncfg; i++) {
 		nsig = ntest = 0;
 		fprintf(f, "\n### %s (`%s`) vs %s%s\n\n", cfgname[i],
 			cfgfeat[i][0] ? cfgfeat[i] : "-", cfgname[0],
 			is_aa(i) ? " -- A/A: same features, the false-positive check" : "");
-		fprintf(f, "| workload | metric | lower is better? | %s | %s | delta | p (adj) | "
-			"ctxsw/s |\n|---|---|---|---:|---:|---:|---:|---:|\n", cfgname[0], cfgname[i]);
+		fprintf(f, "| workload | metric | lower is better? | %s | %s | delta | MDE | p (adj) | "
+			"ctxsw/s |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n", cfgname[0],
+			cfgname[i]);
 		for (r = rows; r < rows + nrow; r++) {
 			const struct cell *b = &r->c[0], *c = &r->c[i];
 
@@ -460,10 +539,10 @@ static void write_md(void)
 			nsig += c->sig;
 			cx = ctx_row(r);
 			fprintf(f, "| %s | %s (%s) | %s | %s ±%.1f%% | %s ±%.1f%% | %s%+.2f%%%s | "
-				"%.3f | ", r->workload, r->metric, r->unit,
+				"%.1f%% | %.3f%s | ", r->workload, r->metric, r->unit,
 				!strcmp(r->better, "lo") ? "yes" : !strcmp(r->better, "hi") ? "no" : "n/a",
 				num(b->mean), b->cov, num(c->mean), c->cov, c->sig ? "**" : "",
-				c->delta, c->sig ? "**" : "", c->padj);
+				c->delta, c->sig ? "**" : "", c->mde, c->padj, c->paired ? " r" : "");
 			if (cx && cx->c[i].n)
 				fprintf(f, "%s%+.1f%%%s |\n", cx->c[i].sig ? "**" : "", cx->c[i].delta,
 					cx->c[i].sig ? "**" : "");
@@ -520,8 +599,9 @@ static void write_json(void)
 		fputs(": ", f);
 		json_str(f, envv[i]);
 	}
-	fprintf(f, "\n  },\n  \"alpha\": %.2f,\n  \"test\": \"welch-t, benjamini-hochberg per "
-		"configuration\",\n  \"configs\": [", ALPHA);
+	fprintf(f, "\n  },\n  \"alpha\": %.2f,\n  \"power\": %.2f,\n  \"test\": \"welch-t or "
+		"paired-t over rounds (the smaller standard error), benjamini-hochberg per "
+		"configuration\",\n  \"configs\": [", ALPHA, POWER);
 	for (i = 0; i < ncfg; i++) {
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
 		json_str(f, cfgname[i]);
@@ -554,6 +634,8 @@ static void write_json(void)
 			json_field(f, "delta_pct", c->delta);
 			json_field(f, "p", c->p);
 			json_field(f, "p_adj", c->padj);
+			json_field(f, "mde_pct", c->mde);
+			fprintf(f, ", \"test\": \"%s\"", i ? c->paired ? "paired" : "welch" : "-");
 			fprintf(f, ", \"significant\": %s, \"samples\": [", c->sig ? "true" : "false");
 			for (k = 0; k < c->n; k++) {
 				fputs(k ? ", " : "", f);
@@ -736,17 +818,58 @@ static int flat(const char *path)
 	return 0;
 }
 
+/*
+ * One markdown table: a row per workload metric, the baseline's mean, then
+ * per variant its mean over the baseline's, bold when significant, with
+ * the minimum detectable effect and, with r, the paired test.
+ */
+static void write_columns(void)
+{
+	const struct row *r;
+	int i;
+
+	printf("| workload | metric | %s |", cfgname[0]);
+	for (i = 1; i < ncfg; i++)
+		printf(" %s / %s (MDE) |", cfgname[i], cfgname[0]);
+	printf("\n|---|---|---:|");
+	for (i = 1; i < ncfg; i++)
+		printf("---:|");
+	putchar('\n');
+	for (r = rows; r < rows + nrow; r++) {
+		const struct cell *b = &r->c[0];
+
+		printf("| %s | %s (%s%s) | %s |", r->workload, r->metric, r->unit,
+		       !strcmp(r->better, "info") ? "" : !strcmp(r->better, "lo") ?
+		       ", lower is better" : ", higher is better", b->n ? num(b->mean) : "-");
+		for (i = 1; i < ncfg; i++) {
+			const struct cell *c = &r->c[i];
+
+			if (!c->n || !b->n || !b->mean)
+				printf(" - |");
+			else
+				printf(" %s%.3f%s (%.1f%%%s) |", c->sig ? "**" : "", c->mean / b->mean,
+				       c->sig ? "**" : "", c->mde, c->paired ? " r" : "");
+		}
+		putchar('\n');
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "flat"))
 		return flat(argv[2]);
-	if (argc != 3 || strcmp(argv[1], "report")) {
-		fprintf(stderr, "usage: benchstat flat FILE.json | benchstat report DIR\n");
+	if (argc != 3 || (strcmp(argv[1], "report") && strcmp(argv[1], "columns"))) {
+		fprintf(stderr, "usage: benchstat flat FILE.json | benchstat report DIR | "
+			"benchstat columns DIR\n");
 		return 2;
 	}
 	dir = argv[2];
 	read_inputs();
 	compute();
+	if (!strcmp(argv[1], "columns")) {
+		write_columns();
+		return 0;
+	}
 	write_txt();
 	write_md();
 	write_json();

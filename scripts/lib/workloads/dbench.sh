@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# dbench: the file server load of seed 001, its client.txt loadfile.
+# dbench-tmpfs: NCPU/2 clients on tmpfs. dbench-N: a sweep of client
+# counts (BENCH_DBENCH_CLIENTS, default "1 2 4 8", seed 001 went to 128) in
+# BENCH_DBENCH_DIR (default: tmpfs; seed 001 used ext4). Seed 001 also
+# reported the system CPU time of its runs: every run records it (sys-cpu,
+# scripts/lib/bench-run).
+
+workload dbench-tmpfs 0 'throughput MB/s hi'
+for n in ${BENCH_DBENCH_CLIENTS:-1 2 4 8}; do
+	workload "dbench-$n" 0 'throughput MB/s hi'
+	eval "run_dbench_$n() { dbench_run '${BENCH_DBENCH_DIR:-/dev/shm}' $n; }
+	      parse_dbench_$n() { dbench_parse; }"
+done
+
+# dbench_run DIR CLIENTS. dbench reports nothing for a run under 3 s (its
+# warm-up takes part of the time).
+dbench_run() {
+	local dir rc
+	dir=$(mktemp -d "$1/sw-dbench.XXXXXX") || return 1
+	dbench -D "$dir" -c /usr/share/dbench/client.txt \
+		-t $((RUN_WHOLE_SECS < 3 ? 3 : RUN_WHOLE_SECS)) "$2"
+	rc=$?
+	rm -rf "$dir"
+	return $rc
+}
+dbench_parse() { awk '/^Throughput/ {print "throughput", $2}'; }
+
+run_dbench_tmpfs() { dbench_run /dev/shm "$HALF"; }
+parse_dbench_tmpfs() { dbench_parse; }
