@@ -13,8 +13,8 @@ before=\$(cat \$f) stats=\$(cat /proc/sys/kernel/sched_schedstats) slice=\$(cat 
 $ST/ineligible -v tick_siblings >/dev/null 2>&1 &
 pid=\$!
 # Mid-run: its cgroups made, the rounds begun.
-for i in \$(seq 100); do
-	ls -d /sys/fs/cgroup/sched-wakeup-*/a >/dev/null 2>&1 && break
+# (waited for as long as the test lives: a loaded host slows its set-up)
+while ! ls -d /sys/fs/cgroup/sched-wakeup-*/a >/dev/null 2>&1 && kill -0 \$pid 2>/dev/null && [ \$SECONDS -lt 90 ]; do
 	sleep 0.1
 done
 sleep 1
