@@ -708,6 +708,8 @@ TEST_F_TIMEOUT(idlest_util, fork_placement, 120)
 			  judge(_metadata, s, remote_tie_holds, held, later, in[1], PASS_PCT_ON) :
 			  judge(_metadata, s, remote_tie_holds, held, in[1], later, PASS_PCT_OFF);
 	}
+	SW_MEASURE("forks_l1", in[1], "forks");
+	SW_MEASURE("forks_idle_llc", later, "forks");
 	EXPECT_EQ(1, verdict) {
 		TH_LOG("%s", verdict < 0 ? "the forks went where the other setting puts them" :
 		       "no batch decided: the tie did not hold");
@@ -792,6 +794,8 @@ TEST_F_TIMEOUT(idlest_util_local, fork_placement, 120)
 			  judge(_metadata, s, local_tie_holds, held, remote, local, PASS_PCT_ON) :
 			  judge(_metadata, s, local_tie_holds, held, local, remote, PASS_PCT_OFF);
 	}
+	SW_MEASURE("forks_local", local, "forks");
+	SW_MEASURE("forks_remote", remote, "forks");
 	EXPECT_EQ(1, verdict) {
 		TH_LOG("%s", verdict < 0 ? "the forks went where the other setting puts them" :
 		       "no batch decided: the tie did not hold");

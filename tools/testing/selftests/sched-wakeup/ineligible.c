@@ -970,6 +970,10 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 	ASSERT_EQ(0, sw_feature_set(variant->flag, false));
 	TH_LOG("%d of %d pairs agree with the prediction, %d disagree, %d measured again",
 	       agree, pair, disagree, starved);
+	SW_MEASURE("pairs_agree", agree, "pairs");
+	SW_MEASURE("pairs_disagree", disagree, "pairs");
+	SW_MEASURE("median_run_off", off.median_ns / 1e6, "ms");
+	SW_MEASURE("median_run_on", on.median_ns / 1e6, "ms");
 	if (agree < AGREE_TO_PASS && disagree < DISAGREE_TO_FAIL)
 		TH_LOG("undecided after %d pairs: the CPU kept stopping %s",
 		       pair, "(host load or steal time)");

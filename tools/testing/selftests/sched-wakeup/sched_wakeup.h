@@ -56,6 +56,15 @@ const char *sw_need(const char *const *flags);
 #define SW_READY	"preflight: this machine can build the situation"
 bool sw_preflight(void);
 
+/*
+ * SW_MEASURE() - log one figure a verdict rests on, in the one shape result
+ * collectors parse (lava/tap2lava.awk turns it into a LAVA measurement):
+ * "measured NAME VALUE UNIT", NAME in [a-z0-9_], after the harness' prefix.
+ * Used in a TEST_F() body, where TH_LOG() is.
+ */
+#define SW_MEASURE(name, value, unit) \
+	TH_LOG("measured %s %g %s", name, (double)(value), unit)
+
 /* The whole features line, for the TAP log. */
 const char *sw_features_line(void);
 

@@ -208,6 +208,10 @@ TEST_F_TIMEOUT(wa_idle_prev, placement, 120)
 	}
 	close(c->go[1]);
 	pthread_join(t, NULL);
+	/* The last batch, the one the verdict came from. */
+	SW_MEASURE("woke_on_prev", c->on_a, "wakeups");
+	SW_MEASURE("woke_on_waker", c->on_b, "wakeups");
+	SW_MEASURE("affine_moves", aff, "wakeups");
 	EXPECT_EQ(1, verdict) {
 		TH_LOG("%s", verdict < 0 ? "the wakeups went where the other setting puts them" :
 		       "no batch decided");
