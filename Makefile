@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SCRIPTS := scripts
 
-.PHONY: help deps tree export submit robot deb deb-boot hw kernel run matrix bench bench-native seeds torture kselftest check clean
+.PHONY: help deps tree export submit robot deb deb-boot hw kernel run matrix bench bench-native seeds torture kselftest lava check clean
 
 help:
 	@echo "make run     deps, tree, kernel, boot 8 CPUs (2 LLCs x 4), run the selftests"
@@ -40,6 +40,10 @@ help:
 	@echo "             build/deb-boot/<config>/hw/ (CONFIG=vm|debian, as make deb)"
 	@echo "make hw      on a box booted into that kernel (root): preflight, the selftests,"
 	@echo "             HW_BENCH=1 the A/B benchmarks too; report.md and report.json"
+	@echo "make lava    the selftests and the flag A/B as LAVA jobs run by LAVA's own dispatcher"
+	@echo "             (lava-run) on a QEMU device: kernel, Debian root as initramfs, kselftest"
+	@echo "             tarball; JOBS=kselftest|ab, WORKLOADS=, ITERATIONS=; LAVA_URL=URL only"
+	@echo "             writes the jobs for a lab (artifacts served under URL); build/lava/latest/"
 	@echo "make clean   remove build/ (refuses while build/linux holds un-exported work)"
 
 deps:
@@ -96,6 +100,15 @@ torture: tree
 
 kselftest: tree
 	@$(SCRIPTS)/kselftest
+
+# The artifacts first (each step says what it reuses), then the jobs.
+LAVA_ARGS := $(if $(JOBS),--jobs $(JOBS)) $(if $(WORKLOADS),--workloads $(WORKLOADS)) \
+	$(if $(ITERATIONS),--iterations $(ITERATIONS)) $(if $(DURATION),--duration $(DURATION)) \
+	$(if $(LAVA_URL),--url $(LAVA_URL))
+lava: kernel
+	@$(SCRIPTS)/selftests --tar
+	@$(SCRIPTS)/debroot --ramdisk build/lava/rootfs.cpio.gz
+	@$(SCRIPTS)/lava $(LAVA_ARGS)
 
 run: kernel
 	@$(SCRIPTS)/run

@@ -6,12 +6,15 @@
 # and parse again to the same samples (--parse), the statistics, tables
 # (with the minimum detectable effect), JSON and plots are written and well
 # formed, each run's features line is the one its configuration asks for,
-# and the features line is restored at the end. Not a performance assertion.
+# and the features line is restored at the end; a run whose tool is killed
+# by a signal is run once more, and noted. Not a performance assertion.
 . "$(dirname "$0")/lib.sh"
 need_kernel
 out=$TMP/smoke
-# Your own workload: the figure is the (group), in the last match.
-cmd='for i in 1 2; do perf bench sched pipe -l 2000; done'
+# Your own workload: the figure is the (group), in the last match. Its
+# first run kills itself with SIGSEGV, as perf bench once did on exit.
+cmd='[ -e /tmp/sw-crashed ] || { touch /tmp/sw-crashed; kill -SEGV $$; }
+for i in 1 2; do perf bench sched pipe -l 2000; done'
 "$SCRIPTS/bench" --smoke --out "$out" --command "$cmd" --metric '([0-9.]+) usecs/op' \
 	--unit us/op >"$TMP/log" 2>&1 || { tail -n 20 "$TMP/log"; fail "scripts/bench --smoke failed"; }
 tail -n 1 "$TMP/log"
@@ -52,6 +55,11 @@ done
 awk -F'\t' '$2 == "wake-remote" {r[$1 $5] = $7} $2 == "wake-xllc" {x[$1 $5] = $7}
 	END {for (k in x) if (x[k] > r[k] + 0.01) exit 1}' "$out/samples.tsv" ||
 	fail "wake-xllc above wake-remote"
+# The crashed run, run again once.
+[ "$(cut -f1,4 "$out/runs-retried.tsv" 2>/dev/null)" = "command	signal 11" ] ||
+	fail "the crashed run is not noted once in runs-retried.tsv: $(cat "$out/runs-retried.tsv" 2>&1)"
+ls "$out"/logs/command/*.crashed.raw >/dev/null 2>&1 || fail "the crashed attempt's output is not kept"
+echo "retried: $(cat "$out/runs-retried.tsv")"
 # The raw outputs parse again to the same samples.
 cp "$out/samples.tsv" "$TMP/samples.first"
 "$SCRIPTS/bench" --parse "$out" --command "$cmd" --metric '([0-9.]+) usecs/op' --unit us/op \
