@@ -72,7 +72,7 @@ SH
 chmod +x "$TMP/bin/"*
 export PATH=$TMP/bin:$PATH LAVA_SET_FILE=$TMP/set
 
-cat >"$TMP/kselftest.tap" <<'TAP'
+cat >"$TMP/kselftest.tap" <<'END_TAP'
 TAP version 13
 1..2
 # selftests: sched-wakeup: wa_idle_prev
@@ -92,7 +92,7 @@ ok 1 selftests: sched-wakeup: wa_idle_prev
 # #  RUN           idlest_util.on.fork_placement ...
 # ok 1 idlest_util.on.fork_placement # SKIP needs 3 LLCs in one NUMA node
 not ok 2 selftests: sched-wakeup: idlest_util # TIMEOUT 600 seconds
-TAP
+END_TAP
 step "$TMP/gen/jobs/kselftest.yaml" 4 | sed "s|/tmp/kselftest.tap|$TMP/kselftest.tap|" >"$TMP/tap2lava.sh"
 LAVA_OUT=$TMP/tap.results LAVA_DEF=sched-wakeup sh "$TMP/tap2lava.sh" || fail "the TAP converter failed"
 got=$(sed 's/": ! "/": "/g' "$TMP/tap.results" |
