@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/lava refuses bad input in one line before LAVA starts: a missing
+# scripts/lava refuses bad input in one line before LAVA starts: not root, a missing
 # kernel, root filesystem or kselftest tarball (each named, with what makes
 # it), unknown options and values, a --results log that is not LAVA's. A
 # job whose kernel does not boot runs through lava-run and ends with LAVA's
@@ -23,6 +23,11 @@ refused() {
 }
 
 printf 'not a kernel\n' >"$TMP/notakernel"
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$LAVA" --out "$TMP/nobody" 2>&1)
+rc=$?
+[ "$rc" = 1 ] && [ "$(grep -c . <<<"$out")" = 1 ] && grep -q "must run as root" <<<"$out" ||
+	fail "not root: wanted exit 1 and one line, got exit $rc: $out"
+echo "refused: $out"
 refused 1 "no kernel at $TMP/none; run 'make kernel'" --kernel "$TMP/none"
 refused 1 "no root filesystem at $TMP/none; run 'scripts/debroot --ramdisk" --rootfs "$TMP/none"
 refused 1 "no kselftest tarball at $TMP/none; run 'scripts/selftests --tar'" \
