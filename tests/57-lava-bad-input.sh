@@ -45,14 +45,15 @@ printf 'plain text\n' >"$TMP/plain.log"
 refused 1 "holds no A/B job's configurations and metrics" --results "$TMP/plain.log"
 
 # A kernel that does not boot: LAVA deploys it, QEMU refuses it, and LAVA's
-# own error comes back with exit 1. A root filesystem of one file keeps
-# LAVA's repacking of it short.
+# own error comes back with exit 1. A root filesystem and a kselftest
+# tarball of one file each keep LAVA's repacking short.
 mkdir -p "$TMP/root" && echo x >"$TMP/root/x" &&
 	(cd "$TMP/root" && echo x | cpio -o -H newc --quiet | gzip >"$TMP/tiny.cpio.gz") ||
 	fail "cannot make a small cpio"
+tar -C "$TMP/root" -czf "$TMP/kst.tar.gz" x || fail "cannot make a small tarball"
 rm -rf "$TMP/out"
 out=$(timeout 600 "$LAVA" --jobs kselftest --out "$TMP/out" --kernel "$TMP/notakernel" \
-	--rootfs "$TMP/tiny.cpio.gz" 2>&1)
+	--rootfs "$TMP/tiny.cpio.gz" --kselftest "$TMP/kst.tar.gz" 2>&1)
 rc=$?
 echo "$out" | tail -n 8
 [ "$rc" = 1 ] || fail "a kernel that does not boot: exit $rc, wanted 1"
