@@ -4,16 +4,27 @@
 SHELL := /bin/bash
 SCRIPTS := scripts
 
+# The kernel line: 7.3 (mainline, the default; built in build/) or 6.12 (the
+# 6.12.y backport; built in build/6.12/). Every target but check takes it;
+# check covers both lines.
+ifdef BASE
+export SW_BASE := $(BASE)
+endif
+
 .PHONY: help deps tree export submit robot deb deb-boot hw kernel run matrix bench bench-native seeds torture kselftest lava check clean
 
 help:
-	@echo "make run     deps, tree, kernel, boot 8 CPUs (2 LLCs x 4), run the selftests"
-	@echo "make check   static checks, tooling tests and guest tests; ends 'N passed, N failed'"
+	@echo "BASE=7.3     the mainline line (default), BASE=6.12 the 6.12.y backport line:"
+	@echo "             patches/BASE/, built in build/ (mainline) or build/BASE/"
+	@echo "make run     deps, tree, kernel, boot 8 CPUs (2 LLCs x 4) and 6 (3 LLCs x 2),"
+	@echo "             run the selftests"
+	@echo "make check   both lines: static checks, tooling tests and guest tests; ends"
+	@echo "             'N passed, N failed, N skipped'"
 	@echo "make matrix  the selftests in every cell of scripts/config/matrix.cells (topologies,"
 	@echo "             HZ=250, preempt modes); REPEAT=N runs each cell N times, CELLS=\"a b\" some"
 	@echo "make deps    install the Debian packages (root)"
-	@echo "make tree    build/linux: Debian's 6.12 source as git, series applied"
-	@echo "make export  build/linux commits back into patches/ and the new files"
+	@echo "make tree    build/linux: Debian's source of the line as git, its series applied"
+	@echo "make export  the tree's commits back into patches/BASE/ and the new files"
 	@echo "make submit  the postings in build/submit/ under your git identity: the feature"
 	@echo "             series with a cover letter, the stable fix apart; To/Cc filled in"
 	@echo "make robot   kernel/sched/ with W=1 (and sparse) at every commit in the"
@@ -33,18 +44,20 @@ help:
 	@echo "             base, the series, and the series with its flags inverted; table"
 	@echo "             in build/kselftest/compare.md"
 	@echo "make deb     Debian packages of the series' kernel (linux-image, linux-headers);"
-	@echo "             base config BASECONFIG=file, else the running 6.12 one, else Debian's"
+	@echo "             base config BASECONFIG=file, else the running kernel's if of the line,"
+	@echo "             else Debian's"
 	@echo "             (FLAVOUR=amd64|cloud-amd64); CONFIG=vm: the guest configuration"
 	@echo "make deb-boot  those packages installed by dpkg -i in a Debian 12 root, booted"
 	@echo "             from its disk image (SMT, 2 NUMA nodes), make hw run there; report in"
-	@echo "             build/deb-boot/<config>/hw/ (CONFIG=vm|debian, as make deb)"
+	@echo "             build/deb-boot/<config>/hw/ (CONFIG=vm|debian, as make deb;"
+	@echo "             TOPOLOGY=\"--cpus 12 --sockets 3\": another guest)"
 	@echo "make hw      on a box booted into that kernel (root): preflight, the selftests,"
 	@echo "             HW_BENCH=1 the A/B benchmarks too; report.md and report.json"
 	@echo "make lava    the selftests and the flag A/B as LAVA jobs run by LAVA's own dispatcher"
 	@echo "             (lava-run) on a QEMU device: kernel, Debian root as initramfs, kselftest"
 	@echo "             tarball; JOBS=kselftest|ab, WORKLOADS=, ITERATIONS=; LAVA_URL=URL only"
 	@echo "             writes the jobs for a lab (artifacts served under URL); build/lava/latest/"
-	@echo "make clean   remove build/ (refuses while build/linux holds un-exported work)"
+	@echo "make clean   remove build/ (refuses while a line's tree holds un-exported work)"
 
 deps:
 	@$(SCRIPTS)/deps
@@ -76,7 +89,7 @@ deb: tree
 		$(if $(BASECONFIG),--baseconfig $(BASECONFIG))
 
 deb-boot: tree
-	@$(SCRIPTS)/deb-boot $(if $(CONFIG),--config $(CONFIG))
+	@$(SCRIPTS)/deb-boot $(if $(CONFIG),--config $(CONFIG)) $(if $(TOPOLOGY),--topology "$(TOPOLOGY)")
 
 hw:
 	@$(SCRIPTS)/hw $(if $(filter 1,$(HW_BENCH)),--bench)
@@ -120,4 +133,5 @@ check: deps
 	@$(SCRIPTS)/check
 
 clean:
-	@$(SCRIPTS)/tree --check-clean && rm -rf build
+	@for l in $(notdir $(patsubst %/series,%,$(wildcard patches/*/series))); do \
+		SW_BASE=$$l $(SCRIPTS)/tree --check-clean || exit 1; done && rm -rf build

@@ -1,25 +1,49 @@
 #!/usr/bin/env bash
-# make export of the tree that make tree built reproduces patches/ and the
-# new files exactly; uncommitted work in the tree is never overwritten.
+# make export of each line's tree, as make tree built it, reproduces its
+# patches/LINE/ and the shared new files exactly; uncommitted work in the
+# tree is never overwritten; an export from a tree made before the shared
+# files changed is refused.
 . "$(dirname "$0")/lib.sh"
-[ -d "$KSRC/.git" ] || fail "no tree (the tree test failed)"
-mkdir -p "$TMP/out/patches"
-[ -f "$TOP/patches/0000-cover-letter.patch" ] && cp "$TOP/patches/0000-cover-letter.patch" "$TMP/out/patches/"
-"$SCRIPTS/export" --dest "$TMP/out" || fail "scripts/export failed"
-diff -ru "$TOP/patches" "$TMP/out/patches" || fail "exported patches differ from patches/"
-for r in $(sed -e 's/#.*//' "$TOP/patches/series" | awk '{for (i = 2; i <= NF; i++) print $i}'); do
-	diff -ru "$TOP/$r" "$TMP/out/$r" || fail "exported $r differs"
+for line in $SW_LINES; do
+	(
+		export SW_BASE=$line
+		. "$TOP/scripts/lib/common.sh"
+		[ -d "$KSRC/.git" ] || fail "no $line tree (the tree test failed)"
+		out=$TMP/out-$line
+		mkdir -p "$out/patches/$line"
+		[ -f "$PATCHES/0000-cover-letter.patch" ] && cp "$PATCHES/0000-cover-letter.patch" "$out/patches/$line/"
+		"$SCRIPTS/export" --dest "$out" >/dev/null || fail "scripts/export failed for $line"
+		diff -ru "$PATCHES" "$out/patches/$line" || fail "exported $line patches differ from ${PATCHES#"$TOP"/}"
+		for r in $(sed -e 's/#.*//' "$PATCHES/series" | awk '{for (i = 2; i <= NF; i++) print $i}'); do
+			diff -ru "$TOP/$r" "$out/$r" || fail "exported $r ($line) differs"
+		done
+		echo "$line: ${PATCHES#"$TOP"/} and new files round-trip unchanged ($(ls "$out/patches/$line" | wc -l) files)"
+	) || exit 1
 done
-echo "patches/ and new files round-trip unchanged ($(ls "$TMP/out/patches" | wc -l) files)"
 
-# Uncommitted work: tree must refuse, export must refuse.
-f=$KSRC/kernel/sched/fair.c
-cp "$f" "$TMP/fair.c.orig"
-echo "/* uncommitted */" >>"$f"
+# Uncommitted work: tree must refuse. (A file no build reads, so that a
+# kernel built meanwhile from the tree is not touched.)
+f=$KSRC/README
+cp "$f" "$TMP/README.orig"
+echo "uncommitted" >>"$f"
 out=$("$SCRIPTS/tree" 2>&1)
 rc=$?
-cp "$TMP/fair.c.orig" "$f"
-touch -r "$TMP/fair.c.orig" "$f"
+cp "$TMP/README.orig" "$f"
+touch -r "$TMP/README.orig" "$f"
 [ "$rc" != 0 ] || fail "scripts/tree ran over uncommitted changes"
 echo "$out" | grep -q "uncommitted changes" || fail "no clear refusal: $out"
 echo "tree refuses uncommitted work: $(echo "$out" | tail -n 1)"
+
+# A shared file changed here since the tree was made (another line's export,
+# a pull): exporting the stale tree would overwrite it, and is refused.
+st=$TOP/tools/testing/selftests/sched-wakeup/settings
+cp "$st" "$TMP/settings.orig"
+echo "# changed by another line's export" >>"$st"
+out=$("$SCRIPTS/export" 2>&1)
+rc=$?
+cp "$TMP/settings.orig" "$st"
+touch -r "$TMP/settings.orig" "$st"
+[ "$rc" != 0 ] || fail "scripts/export wrote over a shared file changed since the tree was made"
+[ "$(wc -l <<<"$out")" = 1 ] && grep -q "changed here since .* was made" <<<"$out" || fail "no one-line refusal: $out"
+cmp -s "$st" "$TMP/settings.orig" || fail "the shared file was modified"
+echo "export refuses a stale tree: $out"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make submit: refused in one line without a poster identity and under the
-# project's role address; with one, the feature series re-applied on the
-# base without the stable fix, under the poster's From: and Signed-off-by:
-# only, To/Cc filled in, and the stable fix as a posting of its own.
+# project's role address; with one, for each kernel line, the feature series
+# re-applied on the base without the stable fixes (the 6.12.y line has one),
+# under the poster's From: and Signed-off-by: only, To/Cc filled in, and each
+# stable fix as a posting of its own.
 . "$(dirname "$0")/lib.sh"
 [ -d "$KSRC/.git" ] || fail "no tree (the tree test failed)"
 home=$TMP/home
@@ -23,7 +24,12 @@ echo "role address: $out"
 
 git config -f "$home/.gitconfig" user.name "Jane Poster" &&
 	git config -f "$home/.gitconfig" user.email jane@example.org
-out=$(sub) || fail "submit failed: $out"
+for line in $SW_LINES; do
+(
+export SW_BASE=$line
+. "$TOP/scripts/lib/common.sh"
+rm -rf "$TMP/out"
+out=$(sub) || fail "$line: submit failed: $out"
 nstable=$(git -C "$KSRC" log --format=%B "$BASE_TAG..HEAD" | grep -ci '^Cc: *stable@vger\.kernel\.org')
 nall=$(git -C "$KSRC" rev-list --count "$BASE_TAG..HEAD")
 mapfile -t feat < <(find "$TMP/out" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-*' | sort)
@@ -42,8 +48,8 @@ for p in "$TMP"/out/*.patch "${stab[@]}"; do
 	grep -q "^Signed-off-by: Jane Poster <jane@example.org>" "$p" || fail "$(basename "$p"): not signed off by the poster"
 done
 for p in "${stab[@]}"; do
-	grep -q "^Subject: \[PATCH 6.12.y\]" "$p" && grep -q "stable@vger.kernel.org" "$p" ||
-		fail "$(basename "$p"): not a 6.12.y posting to stable"
+	grep -q "^Subject: \[PATCH $line.y\]" "$p" && grep -q "stable@vger.kernel.org" "$p" ||
+		fail "$(basename "$p"): not a $line.y posting to stable"
 done
 # The postings apply with git am: the feature series on the bare base.
 wt=$TMP/wt
@@ -53,4 +59,6 @@ rc=$?
 git -C "$wt" am --abort >/dev/null 2>&1
 git -C "$KSRC" worktree remove --force "$wt"
 [ "$rc" = 0 ] || fail "the feature series does not git-am on $BASE_TAG"
-echo "poster: $nfeat feature patches + cover letter, $ns stable posting(s); all From/Signed-off-by Jane Poster; the series applies on the base alone"
+echo "$line: $nfeat feature patches + cover letter, $ns stable posting(s); all From/Signed-off-by Jane Poster; the series applies on the base alone"
+) || exit 1
+done

@@ -3,7 +3,7 @@
 # series is listed in the features file and toggles both ways.
 . "$(dirname "$0")/lib.sh"
 need_kernel
-. "$TOP/scripts/lib/features.sh"
+SW_FEAT_KERNEL=$SW_BASE . "$TOP/scripts/lib/features.sh"
 cat >"$TMP/guest.sh" <<GUEST
 f=/sys/kernel/debug/sched/features
 echo "cpus: \$(nproc)"

@@ -8,7 +8,7 @@
 # depends on where the signal lands: between runs the baseline may be set.)
 . "$(dirname "$0")/lib.sh"
 need_kernel
-printf 'baseline -\nvariant NO_WA_IDLE_PREV TICK_INELIGIBLE NO_RUN_TO_PARITY\n' >"$TMP/ab.configs"
+printf 'baseline -\nvariant NO_WA_IDLE_PREV IDLEST_UTIL_LOCAL NO_RUN_TO_PARITY\n' >"$TMP/ab.configs"
 cat >"$TMP/guest.sh" <<GUEST
 f=/sys/kernel/debug/sched/features
 start=\$(cat \$f)
@@ -21,7 +21,7 @@ for i in \$(seq 1200); do
 	sleep 0.1
 done
 [ "\$(cat \$f)" != "\$start" ] || { echo "no variant was applied within 120 s"; exit 1; }
-echo "variant applied after \$((i / 10)) s: \$(cat \$f | tr ' ' '\n' | grep -xE 'NO_WA_IDLE_PREV|TICK_INELIGIBLE|NO_RUN_TO_PARITY' | paste -sd' ')"
+echo "variant applied after \$((i / 10)) s: \$(cat \$f | tr ' ' '\n' | grep -xE 'NO_WA_IDLE_PREV|IDLEST_UTIL_LOCAL|NO_RUN_TO_PARITY' | paste -sd' ')"
 kill -INT -- -\$pid
 wait \$pid
 echo "rc=\$?"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The selftests fail on kernels that are wrong on purpose (build_mutant in
-# tests/lib.sh), each in the cells of the matrix named:
+# tests/lib.sh), each in the cells of the matrix named. On the mainline line:
 #   noop      (every flag compiled to its default), SMT and NUMA cells: every
 #             test of a non-default direction fails, the default ones pass;
-#   inverted  (on behaves as off), CPU numbers with a hole: every test fails;
+#   inverted  (on behaves as off), CPU numbers with a hole: every test fails.
+# The EEVDF flags are the 6.12.y line's; their test skips on mainline (the
+# flags are missing) and is checked on 6.12.y:
 #   root, leaf (INELIGIBLE judged on the root runqueue, or on the task's own
 #             runqueue only), 2 LLCs x 4: the layouts where the hogs meet
 #             elsewhere fail, the others pass;
@@ -12,9 +14,6 @@
 # The custom-slice test expects the same runs with the flag on and off, so
 # it passes under every mutant but the last.
 . "$(dirname "$0")/lib.sh"
-need_kernel
-out=$BUILD/check-mutants
-rm -rf "$out"
 bad=0
 ine="tick wakeup tick_siblings wakeup_siblings tick_tree wakeup_tree tick_autogroup wakeup_autogroup tick_autogroups wakeup_autogroups tick_custom_slice"
 
@@ -28,25 +27,44 @@ ineligible_want() {
 	done
 }
 
+# ineligible_skip: every ineligible variant skips (a line without the flags).
+ineligible_skip() {
+	local v
+	for v in $ine; do
+		printf 'ineligible.%s.runs:skip ' "$v"
+	done
+}
+
 # check MUTANT CELL TESTS WANT: boot the mutant in the cell, compare.
 check() {
 	local k
 	k=$(build_mutant "$1") || exit 1
-	echo "$1 in $2:"
+	echo "$SW_BASE: $1 in $2:"
 	"$SCRIPTS/matrix" --kernel "$k" --cells "$2" ${3:+--tests "$3"} --out "$out/$1-$2" \
 		>"$out-$1-$2.log" 2>&1
 	expect_results "$out/$1-$2/$2/1" "$4" || { bad=1; echo "  ^ $1 in $2: not caught as predicted"; }
 }
-mkdir -p "$out"
+
+# The mainline line.
+need_kernel
+out=$BUILD/check-mutants
+rm -rf "$out" && mkdir -p "$out"
 check noop smt2x4 "" "wa_idle_prev.on.placement:pass wa_idle_prev.off.placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:pass
-	$(ineligible_want tick_custom_slice)"
+	$(ineligible_skip)"
 check noop numa2x3x2 "idlest_util ineligible" "idlest_util.on.fork_placement:pass
-	idlest_util.off.fork_placement:fail $(ineligible_want tick_custom_slice)"
+	idlest_util.off.fork_placement:fail $(ineligible_skip)"
 check inverted holes3x4 "" "wa_idle_prev.on.placement:fail wa_idle_prev.off.placement:fail
 	idlest_util.on.fork_placement:fail idlest_util.off.fork_placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:fail
-	$(ineligible_want tick_custom_slice)"
+	$(ineligible_skip)"
+
+# The 6.12.y line: its EEVDF flags (its kernel: tests/41).
+export SW_BASE=6.12
+. "$TOP/scripts/lib/common.sh"
+need_kernel
+out=$BUILD/check-mutants
+rm -rf "$out" && mkdir -p "$out"
 check root llc2x4 ineligible "$(ineligible_want tick wakeup tick_autogroups wakeup_autogroups tick_custom_slice)"
 check leaf llc2x4 ineligible "$(ineligible_want tick wakeup tick_autogroup wakeup_autogroup tick_custom_slice)"
 check slice llc2x4 ineligible "$(ineligible_want ${ine% tick_custom_slice})"

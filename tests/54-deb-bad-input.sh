@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make deb, make deb-boot and scripts/debroot refuse bad input in one line
-# before any build: a base configuration that is not 6.12, too little space,
+# before any build: a base configuration not of the kernel line, too little space,
 # a missing mmdebstrap, no package to boot; a Debian base whose mmdebstrap
 # failed half way is not reused.
 . "$(dirname "$0")/lib.sh"
@@ -15,7 +15,7 @@ refused() {
 	echo "refused: $out"
 }
 printf '#\n# Automatically generated file; DO NOT EDIT.\n# Linux/x86 6.1.0 Kernel Configuration\n#\nCONFIG_SMP=y\n' >"$TMP/config-6.1"
-SW_BUILD=$TMP/b1 SW_KSRC=$KSRC refused 1 "is not a 6.12 kernel configuration" "$SCRIPTS/deb" --baseconfig "$TMP/config-6.1"
+SW_BUILD=$TMP/b1 SW_KSRC=$KSRC refused 1 "is not a $SW_BASE kernel configuration" "$SCRIPTS/deb" --baseconfig "$TMP/config-6.1"
 refused 2 "no readable base configuration" "$SCRIPTS/deb" --baseconfig "$TMP/none"
 refused 2 "is debian or vm" "$SCRIPTS/deb" --config other
 mkdir -p "$TMP/small"

@@ -30,24 +30,28 @@ install_selftests() {
 	echo "$BUILD/selftests/sched-wakeup"
 }
 
-# build_mutant NAME: the series' kernel with one deliberate defect, built in
-# build/obj-mutant from build/linux's fair.c, which is restored at once;
-# prints the bzImage's path (build/mutants/NAME.bzImage). The defects:
+# build_mutant NAME: the line's kernel with one deliberate defect, built in
+# obj-mutant from the line's tree's fair.c, which is restored at once;
+# prints the bzImage's path (mutants/NAME.bzImage in the line's build
+# directory). The defects:
 #   noop      every flag of the series compiled to its default
 #   inverted  every flag's test inverted: on behaves as off and off as on
 #   root      the INELIGIBLE flags judge eligibility on the root runqueue
 #   leaf      ... on the current task's own runqueue only
 #   slice     ... and cut a task that asked for a long slice too
+# (the last three: the 6.12.y line's flags).
 build_mutant() {
 	local name=$1 f=$KSRC/kernel/sched/fair.c want n
+	local SW_FLAGS
+	SW_FEAT_KERNEL=$SW_BASE . "$TOP/scripts/lib/features.sh"
 	[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] || fail "$KSRC is not clean" >&2
 	case $name in
 	noop)
-		want=5
+		want=$(wc -w <<<"$SW_FLAGS")
 		perl -pi -e 's/sched_feat\((WA_IDLE_PREV|IDLEST_UTIL)\)/true/g;
 			s/sched_feat\((IDLEST_UTIL_LOCAL|TICK_INELIGIBLE|WAKEUP_INELIGIBLE)\)/false/g' "$f" ;;
 	inverted)
-		want=5
+		want=$(wc -w <<<"$SW_FLAGS")
 		perl -pi -e 's/sched_feat\((WA_IDLE_PREV|IDLEST_UTIL|IDLEST_UTIL_LOCAL|TICK_INELIGIBLE|WAKEUP_INELIGIBLE)\)/!sched_feat($1)/g' "$f" ;;
 	root)
 		want=1

@@ -19,18 +19,60 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$TOP/scripts/lib/checks.sh"
-BUILD=${SW_BUILD:-$TOP/build}
-KSRC=${SW_KSRC:-$BUILD/linux}
-KOBJ=${SW_KOBJ:-$BUILD/obj}
-TARBALL=${SW_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-BASE_TAG=sched-wakeup-base
-SYNC_REF=refs/sched-wakeup/synced
 PROG=${PROG:-$(basename "$0")}
 SW_T0=${SW_T0:-$(date +%s)}
 
 die() {
 	printf '%s: error: %s\n' "$PROG" "$*" >&2
 	exit 1
+}
+
+# The kernel lines: each is a series in patches/LINE/ on Debian's
+# linux-source-LINE. SW_MAINLINE is the line posted upstream, the default
+# of every script (make's BASE= sets SW_BASE); it builds in build/. The
+# others are backports and build in build/LINE/. Whatever does not depend
+# on the line (the host's tools, the Debian root) lives in $SHARED.
+SW_MAINLINE=7.3
+SW_LINES="7.3 6.12"
+SW_BASE=${SW_BASE:-$SW_MAINLINE}
+case " $SW_LINES " in
+*" $SW_BASE "*) ;;
+*) printf '%s: error: no kernel line %s (BASE= takes one of: %s)\n' "$PROG" "'$SW_BASE'" "$SW_LINES" >&2
+	exit 2 ;;
+esac
+export SW_BASE
+SHARED=${SW_SHARED:-$TOP/build}
+if [ "$SW_BASE" = "$SW_MAINLINE" ]; then
+	BUILD=${SW_BUILD:-$TOP/build}
+else
+	BUILD=${SW_BUILD:-$TOP/build/$SW_BASE}
+fi
+KSRC=${SW_KSRC:-$BUILD/linux}
+KOBJ=${SW_KOBJ:-$BUILD/obj}
+PATCHES=${SW_PATCHES:-$TOP/patches/$SW_BASE}
+SRC_PKG=linux-source-$SW_BASE
+TARBALL=${SW_TARBALL:-/usr/src/$SRC_PKG.tar.xz}
+BASE_TAG=sched-wakeup-base
+SYNC_REF=refs/sched-wakeup/synced
+
+# cells FILE: the rows of a cells file (scripts/config/*.cells) that apply to
+# this line, without comments and blank lines. A row that starts with
+# "[LINE...]" applies to those lines only; the prefix is removed.
+cells() {
+	local row
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" | while IFS= read -r row; do
+		if [[ $row =~ ^[[:space:]]*\[([^]]*)\][[:space:]]*(.*)$ ]]; then
+			[[ " ${BASH_REMATCH[1]} " == *" $SW_BASE "* ]] || continue
+			row=${BASH_REMATCH[2]}
+		fi
+		printf '%s\n' "$row"
+	done
+}
+
+# line_fragment: the guest configuration's fragment for this line
+# (scripts/config/line-LINE.config: options that exist in one line only).
+line_fragment() {
+	echo "$TOP/scripts/config/line-$SW_BASE.config"
 }
 
 # usage_error TEXT: bad usage (an unknown option, a missing or bad value):

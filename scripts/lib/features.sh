@@ -8,8 +8,16 @@
 FEAT=/sys/kernel/debug/sched/features
 
 # The series' flags and their defaults (the behaviour without the series):
-# the one list every script reads.
-SW_FLAG_DEFAULTS="WA_IDLE_PREV IDLEST_UTIL NO_IDLEST_UTIL_LOCAL NO_TICK_INELIGIBLE NO_WAKEUP_INELIGIBLE"
+# the one list every script reads. They depend on the kernel line: the
+# running kernel's, where the scripts run on the machine under test (a
+# guest, a box booted into the series), or SW_FEAT_KERNEL, which a host
+# script preparing a guest of its line sets to SW_BASE before sourcing this.
+case ${SW_FEAT_KERNEL:-$(uname -r)} in
+6.12 | 6.12.*)
+	SW_FLAG_DEFAULTS="WA_IDLE_PREV IDLEST_UTIL NO_IDLEST_UTIL_LOCAL NO_TICK_INELIGIBLE NO_WAKEUP_INELIGIBLE" ;;
+*)
+	SW_FLAG_DEFAULTS="WA_IDLE_PREV IDLEST_UTIL NO_IDLEST_UTIL_LOCAL" ;;
+esac
 SW_FLAGS=${SW_FLAG_DEFAULTS//NO_/}
 
 # feat_read: the features line into FEAT_NOW, without starting a process

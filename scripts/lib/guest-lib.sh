@@ -33,7 +33,7 @@ mount_debugfs() {
 			die "cannot mount debugfs at /sys/kernel/debug"
 		SW_DEBUGFS_MOUNTED=1
 	fi
-	[ -e "$FEAT" ] || die "no $FEAT: a kernel without CONFIG_SCHED_DEBUG"
+	[ -e "$FEAT" ] || die "no $FEAT: a kernel without CONFIG_DEBUG_FS (before 6.15: or CONFIG_SCHED_DEBUG)"
 }
 
 # sysfs_list FILE...: the distinct lines of the files, space-separated.
@@ -67,6 +67,17 @@ machine_report() {
 	echo "llcs:      $(sysfs_list /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list)"
 	echo "nodes:     $(sysfs_list /sys/devices/system/node/node*/cpulist)"
 	echo "autogroup: $ag"
+	# What 7.3 added that moves placement and EEVDF: HRTICK's state, cache-
+	# aware load balancing, the cgroup weight mode ("-" where absent).
+	local line hrtick=- llc=- cgm=-
+	line=" $(cat "$FEAT" 2>/dev/null) "
+	[[ $line == *" HRTICK "* ]] && hrtick=on
+	[[ $line == *" NO_HRTICK "* ]] && hrtick=off
+	[ -r /sys/kernel/debug/sched/llc_balancing/enabled ] &&
+		llc=$(cat /sys/kernel/debug/sched/llc_balancing/enabled)
+	[ -r /sys/kernel/debug/sched/cgroup_mode ] &&
+		cgm=$(sed -n 's/.*(\([a-z]*\)).*/\1/p' /sys/kernel/debug/sched/cgroup_mode)
+	echo "sched:     HRTICK $hrtick, llc_balancing/enabled $llc, cgroup_mode $cgm"
 }
 
 # flags_report: each flag of the series and its state; non-zero when one is

@@ -5,8 +5,9 @@
 # Format: one patch per line, in the order 'git am' applies them, optionally
 # followed by the new files (or new directories) that the same commit adds.
 # Those are kept as real files at their kernel path in this repository and are
-# left out of the exported patch. '#' starts a comment; '# base: X.Y.Z' names
-# the kernel the series was exported against.
+# left out of the exported patch. '#' starts a comment; '# base: X.Y.Z (PKG
+# VERSION)' names the kernel the series was exported against and the Debian
+# source package it came from.
 
 # series_entries FILE: print "patch [path...]" lines without comments.
 series_entries() {
@@ -16,6 +17,18 @@ series_entries() {
 # series_base FILE: the base version recorded by the last export, if any.
 series_base() {
 	sed -n 's/^# base: *\([0-9.]*\).*/\1/p' "$1" | head -n 1
+}
+
+# series_source FILE: the version of Debian's source package recorded by the
+# last export ("# base: 7.3.4 (linux-source-7.3 7.3.4-1~bpo13+1)").
+series_source() {
+	sed -n 's/^# base: *[0-9.]* *([^ ]* \([^)]*\)).*/\1/p' "$1" | head -n 1
+}
+
+# source_pkg_version: the installed version of the line's source package
+# ("unknown" where dpkg does not know it, a tarball given by SW_TARBALL).
+source_pkg_version() {
+	dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null || echo unknown
 }
 
 tarball_id() {

@@ -387,14 +387,15 @@ const char *sw_need(const char *const *flags)
 	if (geteuid())
 		return "must run as root (writes sched features)";
 	if (access(SW_FEATURES, W_OK))
-		return "no writable " SW_FEATURES " (debugfs mounted? CONFIG_SCHED_DEBUG?)";
+		return "no writable " SW_FEATURES
+		       " (debugfs mounted? CONFIG_DEBUG_FS? before 6.15 CONFIG_SCHED_DEBUG?)";
 	if (access(SW_SCHEDSTATS, W_OK))
 		return "no " SW_SCHEDSTATS " (CONFIG_SCHEDSTATS?)";
 	line = sw_features_line();
 	for (; *flags; flags++) {
 		if (feature_state(line, *flags) < 0) {
 			snprintf(why, sizeof(why),
-				 "sched feature %s missing: kernel without the sched-wakeup series",
+				 "sched feature %s missing: a kernel without the patch that adds it",
 				 *flags);
 			return why;
 		}
