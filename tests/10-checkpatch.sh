@@ -35,8 +35,9 @@ index 1111111111111..2222222222222 100644
 PATCH
 }
 mk "The tie-break came with 3edecfef0285 in v5.9." >"$TMP/bare.patch"
-mk 'The tie-break came with commit 3edecfef0285 ("sched/fair: update_pick_idlest()
-Select group with lowest group_util when idle_cpus are equal") in v5.9.' >"$TMP/good.patch"
+mk 'The tie-break of commit 3edecfef0285 ("sched/fair: update_pick_idlest()
+Select group with lowest group_util when idle_cpus are equal") came in
+v5.9.' >"$TMP/good.patch"
 out=$("$SCRIPTS/check-series" "$TMP/bare.patch" 2>&1)
 rc=$?
 grep -q 'GIT_COMMIT_ID' <<<"$out" && [ "$rc" != 0 ] || { echo "$out"; fail "a bare commit id was not caught"; }

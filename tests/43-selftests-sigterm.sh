@@ -1,25 +1,39 @@
 #!/usr/bin/env bash
-# A selftest killed with SIGTERM in the middle of a run (flags, sysctls and
-# base_slice changed, scratch cgroups made, hog processes running) leaves
-# the features line, kernel.sched_schedstats and base_slice_ns as it found
-# them, no cgroup and no process behind. In 2 CPUs, where the base slice is
-# under 3 ticks and the test raises it.
+# A selftest killed with SIGTERM in the middle of a run leaves the features
+# line, the knobs it wrote, no cgroup and no process behind. On the mainline
+# line: idlest_util_local with its flag set, schedstats on, spinners and
+# parked children running (8 CPUs, 2 LLCs of 4). On the 6.12.y line:
+# ineligible with base_slice_ns raised (2 CPUs, where the base slice is under
+# 3 ticks), its scratch cgroups made and hogs running.
 . "$(dirname "$0")/lib.sh"
-need_kernel
-ST=$(install_selftests) || exit 1
-cat >"$TMP/guest.sh" <<GUEST
+
+# kill_midrun VM-ARGS PROGRAM ARGS: the guest script runs PROGRAM, waits
+# until it has changed schedstats, started its helpers and, where asked,
+# changed base_slice_ns (WANT_SLICE=1), made its cgroups (WANT_CG=1) and
+# changed the features line (WANT_FEAT=1), kills it with SIGTERM and
+# compares.
+kill_midrun() {
+	local vmargs=$1 prog=$2 args=$3
+	cat >"$TMP/guest.sh" <<GUEST
 f=/sys/kernel/debug/sched/features b=/sys/kernel/debug/sched/base_slice_ns
 before=\$(cat \$f) stats=\$(cat /proc/sys/kernel/sched_schedstats) slice=\$(cat \$b)
-$ST/ineligible -v tick_siblings >/dev/null 2>&1 &
+$prog $args >/dev/null 2>&1 &
 pid=\$!
-# Mid-run: its cgroups made, the rounds begun.
+# Mid-run: its knobs written (and its cgroups made), its helpers running.
 # (waited for as long as the test lives: a loaded host slows its set-up)
-while ! ls -d /sys/fs/cgroup/sched-wakeup-*/a >/dev/null 2>&1 && kill -0 \$pid 2>/dev/null && [ \$SECONDS -lt 90 ]; do
+ready() {
+	[ "\$(cat /proc/sys/kernel/sched_schedstats)" != "\$stats" ] || return 1
+	[ "${WANT_SLICE:-0}" = 0 ] || [ "\$(cat \$b)" != "\$slice" ] || return 1
+	[ "${WANT_CG:-0}" = 0 ] || ls -d /sys/fs/cgroup/sched-wakeup-*/a >/dev/null 2>&1 || return 1
+	[ "${WANT_FEAT:-0}" = 0 ] || [ "\$(cat \$f)" != "\$before" ] || return 1
+	[ "\$(pgrep -c -f "$prog")" -gt 1 ]
+}
+while ! ready && kill -0 \$pid 2>/dev/null && [ \$SECONDS -lt 90 ]; do
 	sleep 0.1
 done
 sleep 1
-[ "\$(cat /proc/sys/kernel/sched_schedstats)" != "\$stats" ] && [ "\$(cat \$b)" != "\$slice" ] ||
-	{ echo "the test had not changed kernel.sched_schedstats and base_slice_ns yet"; exit 1; }
+ready || { echo "the test had not changed its knobs and started its helpers yet"; exit 1; }
+echo "mid-run: schedstats \$(cat /proc/sys/kernel/sched_schedstats), base_slice_ns \$(cat \$b), \$(pgrep -c -f "$prog") processes of the test, features \$([ "\$(cat \$f)" = "\$before" ] && echo unchanged || echo changed)"
 kill -0 \$pid 2>/dev/null || { echo "the test ended before it could be killed"; exit 1; }
 kill -TERM \$pid
 wait \$pid
@@ -32,6 +46,23 @@ echo "cgroups left: \$(ls -d /sys/fs/cgroup/sched-wakeup-* 2>/dev/null | wc -l)"
 [ "\$(cat /proc/sys/kernel/sched_schedstats)" = "\$stats" ] || exit 1
 [ "\$(cat \$b)" = "\$slice" ] || exit 1
 ! ls -d /sys/fs/cgroup/sched-wakeup-* >/dev/null 2>&1 || exit 1
-! pgrep -f "$ST/ineligible" >/dev/null || { echo "test processes left behind"; exit 1; }
+! pgrep -f "$prog" >/dev/null || { echo "test processes left behind"; exit 1; }
 GUEST
-"$SCRIPTS/vm" --cpus 2 --sockets 1 --timeout 120 --out "$TMP" -- bash "$TMP/guest.sh" || fail "state not restored after SIGTERM"
+	# shellcheck disable=SC2086 # the guest's options
+	"$SCRIPTS/vm" $vmargs --timeout 120 --out "$TMP" -- bash "$TMP/guest.sh"
+}
+
+need_kernel
+ST=$(install_selftests) || exit 1
+echo "7.3: idlest_util_local, flag on"
+WANT_FEAT=1 kill_midrun "--cpus 8 --sockets 2" "$ST/idlest_util" "-r idlest_util_local.on.fork_placement" ||
+	fail "7.3: state not restored after SIGTERM"
+(
+	export SW_BASE=6.12
+	. "$TOP/scripts/lib/common.sh"
+	need_kernel
+	ST=$(install_selftests) || exit 1
+	echo "6.12: ineligible, tick_siblings"
+	WANT_SLICE=1 WANT_CG=1 kill_midrun "--cpus 2 --sockets 1" "$ST/ineligible" "-v tick_siblings" ||
+		fail "6.12: state not restored after SIGTERM"
+) || exit 1

@@ -44,7 +44,7 @@ mount -t debugfs debugfs /sys/kernel/debug
 # Ctrl-C in the middle of a selftest: SIGINT to the whole process group,
 # as a terminal sends it (job control gives the run a group of its own).
 set -m
-hw --out $TMP/int --tests ineligible >/dev/null 2>&1 &
+hw --out $TMP/int --tests idlest_util >/dev/null 2>&1 &
 pid=\$!
 # The first flag is written after the preflight, whose time depends on the
 # machine (20 s were too few for a loaded TCG host): wait for the change as

@@ -141,10 +141,11 @@ diff <(num "$TMP/samples.orig") <(num "$TMP/back/samples.tsv") ||
 echo "A/B: 12 samples to LAVA measurements and back, identical; benchstat report written"
 
 # --- KernelCI and LKP ----------------------------------------------------------------
+SW_FEAT_KERNEL=$SW_BASE . "$TOP/scripts/lib/features.sh"
 python3 - "$TOP/lava/kernelci/sched-wakeup.yaml" "$TOP/lava/lkp/hackbench-wa-idle-prev.yaml" \
-	"$KSRC/kernel/sched/features.h" "$BUILD/selftests/kselftest-list.txt" <<'PY' || fail "the KernelCI or LKP entry"
+	"$KSRC/kernel/sched/features.h" "$BUILD/selftests/kselftest-list.txt" "$SW_FLAGS" <<'PY' || fail "the KernelCI or LKP entry"
 import re, sys, yaml
-kci, lkp, feats, kst = sys.argv[1:5]
+kci, lkp, feats, kst, line_flags = sys.argv[1:6]
 k = yaml.safe_load(open(kci))
 jobs = k["jobs"]
 assert list(jobs) == ["kselftest-sched-wakeup"], jobs
@@ -162,8 +163,8 @@ s = k["scheduler"][0]
 assert s["job"] in jobs and s["runtime"]["type"] == "lava" and s["platforms"]
 l = yaml.safe_load(open(lkp))
 flags = set(re.findall(r"^SCHED_FEAT\((\w+),", open(feats).read(), re.M))
-series = {"WA_IDLE_PREV", "IDLEST_UTIL", "IDLEST_UTIL_LOCAL", "TICK_INELIGIBLE", "WAKEUP_INELIGIBLE"}
-assert series <= flags, "the series' flags are not all in features.h"
+series = set(line_flags.split())
+assert series <= flags, "the line's flags are not all in its features.h"
 fs = l["sched_feature"]["feature"]
 assert len(fs) == 2 and {f.removeprefix("NO_") for f in fs} <= series, fs
 assert set(fs) == {fs[0].removeprefix("NO_"), "NO_" + fs[0].removeprefix("NO_")}, "not one flag on and off"

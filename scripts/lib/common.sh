@@ -31,7 +31,8 @@ die() {
 # linux-source-LINE. SW_MAINLINE is the line posted upstream, the default
 # of every script (make's BASE= sets SW_BASE); it builds in build/. The
 # others are backports and build in build/LINE/. Whatever does not depend
-# on the line (the host's tools, the Debian root) lives in $SHARED.
+# on the line (the Debian roots' base, the tools built for the host) lives
+# in $SHARED: build/, or SW_BUILD where a test gives one.
 SW_MAINLINE=7.3
 SW_LINES="7.3 6.12"
 SW_BASE=${SW_BASE:-$SW_MAINLINE}
@@ -41,7 +42,7 @@ case " $SW_LINES " in
 	exit 2 ;;
 esac
 export SW_BASE
-SHARED=${SW_SHARED:-$TOP/build}
+SHARED=${SW_SHARED:-${SW_BUILD:-$TOP/build}}
 if [ "$SW_BASE" = "$SW_MAINLINE" ]; then
 	BUILD=${SW_BUILD:-$TOP/build}
 else
