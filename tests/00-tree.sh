@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Each kernel line's series applies to its Debian base with git am
 # (scripts/tree), and leaves no background repack behind.
+# check: alone
 . "$(dirname "$0")/lib.sh"
 for line in $SW_LINES; do
 	(

@@ -2,6 +2,7 @@
 # checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks on every patch of
 # both kernel lines, without git (the form of cited commit ids) and in the
 # tree; and a changelog citing a commit by a bare id is caught.
+# check: uses tree
 . "$(dirname "$0")/lib.sh"
 for line in $SW_LINES; do
 	SW_BASE=$line "$SCRIPTS/check-series" || fail "checkpatch is not clean on the $line line"

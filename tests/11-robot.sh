@@ -7,6 +7,7 @@
 # scripts/config/robot.cells (no NUMA on 7.3, no SCHED_DEBUG on 6.12, no jump
 # labels, UP, no fair group scheduling, no schedstats, PREEMPT_RT, i386,
 # arm64).
+# check: cpus all
 . "$(dirname "$0")/lib.sh"
 for line in $SW_LINES; do
 	SW_BASE=$line "$SCRIPTS/robot" --cells "${SW_CHECK_ROBOT_CELLS:-x86_64}" ||

@@ -3,6 +3,7 @@
 # patches/LINE/ and the shared new files exactly; uncommitted work in the
 # tree is never overwritten; an export from a tree made before the shared
 # files changed is refused.
+# check: uses tree
 . "$(dirname "$0")/lib.sh"
 for line in $SW_LINES; do
 	(

@@ -4,6 +4,7 @@
 # re-applied on the base without the stable fixes (the 6.12.y line has one),
 # under the poster's From: and Signed-off-by: only, To/Cc filled in, and each
 # stable fix as a posting of its own.
+# check: uses tree
 . "$(dirname "$0")/lib.sh"
 [ -d "$KSRC/.git" ] || fail "no tree (the tree test failed)"
 home=$TMP/home

@@ -2,6 +2,7 @@
 # scripts/vm returns the guest command's exit status, 0 and non-zero, and
 # the guest can write to the results directory, also when the results and
 # log directories have commas in their paths.
+# check: after 01
 . "$(dirname "$0")/lib.sh"
 need_kernel
 vm() { "$SCRIPTS/vm" --cpus 2 --sockets 1 --mem 512 --timeout 120 "$@"; }

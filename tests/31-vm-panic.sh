@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # A guest kernel panic ends QEMU at once and is reported as such.
+# check: after 01
 . "$(dirname "$0")/lib.sh"
 need_kernel
 vm_fails 125 "guest kernel panic: .*sysrq triggered crash" 100 \

@@ -2,6 +2,7 @@
 # A guest command that never finishes is stopped at the timeout and reported
 # as a hang; so is a guest that never boots (a "kernel" of zeroes that never
 # prints anything).
+# check: after 01
 . "$(dirname "$0")/lib.sh"
 need_kernel
 vm_fails 124 "guest hang: command did not finish within 25s" 45 \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The default guest has 8 CPUs in two 4-CPU LLCs, and every flag of the
 # series is listed in the features file and toggles both ways.
+# check: after 01
 . "$(dirname "$0")/lib.sh"
 need_kernel
 SW_FEAT_KERNEL=$SW_BASE . "$TOP/scripts/lib/features.sh"

@@ -2,6 +2,7 @@
 # QEMU killed mid-run (SIGKILL, as the OOM killer would): scripts/vm stops
 # waiting at once and says so in one line, exit 125, instead of reporting a
 # hang at the timeout.
+# check: after 01
 . "$(dirname "$0")/lib.sh"
 need_kernel
 log=$TMP/vmlog

@@ -2,6 +2,8 @@
 # A results directory that cannot be written is refused before any guest
 # boots, in one line, by scripts/vm, scripts/bench and scripts/torture, and
 # by the in-guest runner.
+# check: after 01
+# check: uses bench
 . "$(dirname "$0")/lib.sh"
 need_kernel
 bad=/proc/sw-no-such-dir/results

@@ -6,6 +6,8 @@
 # must be the starting one, no workload process may be left, and the run
 # must say it was interrupted. (Whether the runner had to write anything
 # depends on where the signal lands: between runs the baseline may be set.)
+# check: after 01
+# check: uses bench
 . "$(dirname "$0")/lib.sh"
 need_kernel
 printf 'baseline -\nvariant NO_WA_IDLE_PREV IDLEST_UTIL_LOCAL NO_RUN_TO_PARITY\n' >"$TMP/ab.configs"

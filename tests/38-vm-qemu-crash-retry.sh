@@ -2,6 +2,7 @@
 # QEMU crashing before the guest boots gets one fresh attempt, announced in
 # one line, and the command's own exit status then; a crash after boot is
 # not retried (test 34 covers that side).
+# check: after 01
 . "$(dirname "$0")/lib.sh"
 need_kernel
 log=$TMP/vmlog

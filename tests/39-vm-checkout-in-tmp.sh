@@ -3,6 +3,7 @@
 # tmpfs (a clone in /tmp, in root's home) stays visible in the guest: its
 # scripts and its build directory, read-only, with the results directory
 # writable on top.
+# check: after 01
 . "$(dirname "$0")/lib.sh"
 need_kernel
 case $TMP in /tmp/*) ;; *) skip "the temporary directory $TMP is not under /tmp" ;; esac

@@ -8,6 +8,8 @@
 # guests) run in 'make matrix'. A test of a flag this kernel line does not
 # have must skip in every cell, naming the missing flag; every other test
 # must pass somewhere.
+# check: cpus all
+# check: after 01
 . "$(dirname "$0")/lib.sh"
 need_kernel
 SW_FEAT_KERNEL=$SW_BASE . "$TOP/scripts/lib/features.sh"

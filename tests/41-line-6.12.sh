@@ -3,6 +3,7 @@
 # configuration, and its selftests pass in make run's two cells (2 LLCs x 4,
 # 3 LLCs x 2), every test of its flags passing in at least one of them --
 # its EEVDF flags (TICK_INELIGIBLE, WAKEUP_INELIGIBLE) included.
+# check: cpus all
 export SW_BASE=6.12
 . "$(dirname "$0")/lib.sh"
 SW_FEAT_KERNEL=$SW_BASE . "$TOP/scripts/lib/features.sh"

@@ -5,6 +5,8 @@
 # parked children running (8 CPUs, 2 LLCs of 4). On the 6.12.y line:
 # ineligible with base_slice_ns raised (2 CPUs, where the base slice is under
 # 3 ticks), its scratch cgroups made and hogs running.
+# check: after 01
+# check: uses selftests
 . "$(dirname "$0")/lib.sh"
 
 # kill_midrun VM-ARGS PROGRAM ARGS: the guest script runs PROGRAM, waits

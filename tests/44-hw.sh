@@ -5,6 +5,8 @@
 # build, runs a selftest through the kselftest runner, writes report.md and
 # a report.json that parses, and leaves the features line and the debugfs
 # mount as it found them, also on Ctrl-C.
+# check: after 01
+# check: uses selftests
 . "$(dirname "$0")/lib.sh"
 need_kernel
 ST=$(install_selftests) || exit 1

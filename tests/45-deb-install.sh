@@ -7,6 +7,7 @@
 # SMT and two NUMA nodes, where make hw runs: every selftest passes or
 # skips with its reason, and the report names the packaged kernel and shows
 # the guest's topology.
+# check: cpus all
 . "$(dirname "$0")/lib.sh"
 "$SCRIPTS/deb" --config vm || fail "make deb CONFIG=vm failed"
 mapfile -t img < <(ls "$BUILD"/deb/vm/linux-image-*-sched-wakeup_*.deb 2>/dev/null)

@@ -8,6 +8,8 @@
 # formed, each run's features line is the one its configuration asks for,
 # and the features line is restored at the end; a run whose tool is killed
 # by a signal is run once more, and noted. Not a performance assertion.
+# check: after 01
+# check: uses bench
 . "$(dirname "$0")/lib.sh"
 need_kernel
 out=$TMP/smoke

@@ -5,6 +5,7 @@
 # configurations file without a variant, --native as a non-root user, your
 # own workload without its figure, a --metric that is no regex or has no
 # (group), a --command that is no shell command line, a bad --param.
+# check: uses bench
 . "$(dirname "$0")/lib.sh"
 before=$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)
 printf 'baseline -\ntypo NO_WA_IDLE_PREVV\n' >"$TMP/typo.configs"

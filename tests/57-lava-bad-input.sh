@@ -4,6 +4,7 @@
 # it), unknown options and values, a --results log that is not LAVA's. A
 # job whose kernel does not boot runs through lava-run and ends with LAVA's
 # own error and a non-zero exit.
+# check: uses lava
 . "$(dirname "$0")/lib.sh"
 need_kernel
 LAVA=$SCRIPTS/lava

@@ -7,6 +7,7 @@
 # samples come back through a LAVA log to the same samples.tsv
 # (scripts/lava --results). The KernelCI and LKP entries, which cannot run
 # here: valid YAML, the keys their engines document, names that exist.
+# check: uses lava selftests
 . "$(dirname "$0")/lib.sh"
 need_kernel
 LAVA=$SCRIPTS/lava

@@ -6,6 +6,8 @@
 # failed, and every case that passed has its measurements. The A/B job is
 # left out of make check: about 8 minutes of TCG for a pipeline that
 # tests/58 already checks from samples to LAVA results and back.
+# check: after 01
+# check: uses lava selftests
 . "$(dirname "$0")/lib.sh"
 need_kernel
 "$SCRIPTS/selftests" --tar >"$TMP/st.log" 2>&1 || { cat "$TMP/st.log"; fail "scripts/selftests --tar failed"; }

@@ -96,6 +96,17 @@ elapsed() {
 	printf '%dm%02ds' $((s / 60)) $((s % 60))
 }
 
+# make_jobs: the -j of a build, and the guests at a time of a matrix: the
+# host's CPUs, or SW_JOBS when set (scripts/check sets it to the CPUs a test
+# was given, so that a test running beside another keeps to its share).
+make_jobs() {
+	case ${SW_JOBS:-} in
+	'') nproc ;;
+	*[!0-9]* | 0*) die "SW_JOBS is a positive count, not '$SW_JOBS'" ;;
+	*) echo "$SW_JOBS" ;;
+	esac
+}
+
 # step I N TEXT: one progress line for a long job.
 step() {
 	printf '%s: [%s/%s] %s (%s elapsed)\n' "$PROG" "$1" "$2" "$3" "$(elapsed)"
@@ -146,8 +157,9 @@ build_tools() {
 	for p in "$@"; do
 		src=$TOP/scripts/src/$p.c
 		[ -x "$bin/$p" ] && [ ! "$src" -nt "$bin/$p" ] && continue
-		gcc -O2 -Wall -Wextra -Werror -Wno-format-truncation -pthread -o "$bin/$p.tmp" \
-			"$src" -lm || die "cannot build $src"
-		mv "$bin/$p.tmp" "$bin/$p"
+		# A name of its own: two tests may build the same tool at once.
+		gcc -O2 -Wall -Wextra -Werror -Wno-format-truncation -pthread -o "$bin/$p.tmp$$" \
+			"$src" -lm || { rm -f "$bin/$p.tmp$$"; die "cannot build $src"; }
+		mv "$bin/$p.tmp$$" "$bin/$p"
 	done
 }
