@@ -4,8 +4,13 @@
 #   noop      (every flag compiled to its default), SMT and NUMA cells: every
 #             test of a non-default direction fails, the default ones pass;
 #   inverted  (on behaves as off), CPU numbers with a hole: every test fails.
-# The EEVDF flags are the 6.12.y line's; their test skips on mainline (the
-# flags are missing) and is checked on 6.12.y:
+#   PROTECT_ELIGIBLE's variants fail under both but the custom-slice one,
+#   which expects the same runs with the flag on and off;
+#   quantum   (PROTECT_ELIGIBLE without its quantum), 2 LLCs x 4: the HRTICK
+#             variants fail (runs under half the quantum), the tick one
+#             passes (the tick is its floor), so does the custom slice.
+# The 6.12.y line's EEVDF flags: their variants skip on mainline (the flags
+# are missing), as PROTECT_ELIGIBLE's do on 6.12.y, and are checked there:
 #   root, leaf (INELIGIBLE judged on the root runqueue, or on the task's own
 #             runqueue only), 2 LLCs x 4: the layouts where the hogs meet
 #             elsewhere fail, the others pass;
@@ -18,6 +23,16 @@
 . "$(dirname "$0")/lib.sh"
 bad=0
 ine="tick wakeup tick_siblings wakeup_siblings tick_tree wakeup_tree tick_autogroup wakeup_autogroup tick_autogroups wakeup_autogroups tick_custom_slice"
+pro="protect_hrtick protect_hrtick_siblings protect_hrtick_autogroups protect_tick"
+
+# protect_broken: PROTECT_ELIGIBLE's variants fail, the custom-slice one passes.
+protect_broken() {
+	local v
+	for v in $pro; do
+		printf 'ineligible.%s.runs:fail ' "$v"
+	done
+	printf 'ineligible.protect_custom_slice.runs:pass '
+}
 
 # ineligible_want PASSING...: every ineligible variant fails but those named.
 ineligible_want() {
@@ -53,13 +68,16 @@ out=$BUILD/check-mutants
 rm -rf "$out" && mkdir -p "$out"
 check noop smt2x4 "" "wa_idle_prev.on.placement:pass wa_idle_prev.off.placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:pass
-	$(ineligible_skip)"
+	$(ineligible_skip) $(protect_broken)"
 check noop numa2x3x2 "idlest_util ineligible" "idlest_util.on.fork_placement:pass
-	idlest_util.off.fork_placement:fail $(ineligible_skip)"
+	idlest_util.off.fork_placement:fail $(ineligible_skip) $(protect_broken)"
 check inverted holes3x4 "" "wa_idle_prev.on.placement:fail wa_idle_prev.off.placement:fail
 	idlest_util.on.fork_placement:fail idlest_util.off.fork_placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:fail
-	$(ineligible_skip)"
+	$(ineligible_skip) $(protect_broken)"
+check quantum llc2x4 ineligible "ineligible.protect_hrtick.runs:fail
+	ineligible.protect_hrtick_siblings.runs:fail ineligible.protect_hrtick_autogroups.runs:fail
+	ineligible.protect_tick.runs:pass ineligible.protect_custom_slice.runs:pass"
 
 # The 6.12.y line: its EEVDF flags (its kernel: tests/41).
 export SW_BASE=6.12

@@ -2,9 +2,11 @@
 # A selftest killed with SIGTERM in the middle of a run leaves the features
 # line, the knobs it wrote, no cgroup and no process behind. On the mainline
 # line: idlest_util_local with its flag set, schedstats on, spinners and
-# parked children running (8 CPUs, 2 LLCs of 4). On the 6.12.y line:
-# ineligible with base_slice_ns raised (2 CPUs, where the base slice is under
-# 3 ticks), its scratch cgroups made and hogs running.
+# parked children running (8 CPUs, 2 LLCs of 4); ineligible's PROTECT_ELIGIBLE
+# tick case with base_slice_ns raised and tunable_scaling written (2 CPUs,
+# where the slice is 2 ticks). On the 6.12.y line: ineligible with
+# base_slice_ns raised (2 CPUs, where the base slice is under 3 ticks), its
+# scratch cgroups made and hogs running.
 # check: after 01
 # check: uses selftests
 . "$(dirname "$0")/lib.sh"
@@ -18,7 +20,8 @@ kill_midrun() {
 	local vmargs=$1 prog=$2 args=$3
 	cat >"$TMP/guest.sh" <<GUEST
 f=/sys/kernel/debug/sched/features b=/sys/kernel/debug/sched/base_slice_ns
-before=\$(cat \$f) stats=\$(cat /proc/sys/kernel/sched_schedstats) slice=\$(cat \$b)
+sc=/sys/kernel/debug/sched/tunable_scaling
+before=\$(cat \$f) stats=\$(cat /proc/sys/kernel/sched_schedstats) slice=\$(cat \$b) scaling=\$(cat \$sc)
 $prog $args >/dev/null 2>&1 &
 pid=\$!
 # Mid-run: its knobs written (and its cgroups made), its helpers running.
@@ -43,10 +46,12 @@ sleep 3
 echo "features: \$([ "\$(cat \$f)" = "\$before" ] && echo restored || echo NOT restored)"
 echo "sched_schedstats: \$stats before, \$(cat /proc/sys/kernel/sched_schedstats) after"
 echo "base_slice_ns: \$slice before, \$(cat \$b) after"
+echo "tunable_scaling: \$scaling before, \$(cat \$sc) after"
 echo "cgroups left: \$(ls -d /sys/fs/cgroup/sched-wakeup-* 2>/dev/null | wc -l)"
 [ "\$(cat \$f)" = "\$before" ] || exit 1
 [ "\$(cat /proc/sys/kernel/sched_schedstats)" = "\$stats" ] || exit 1
 [ "\$(cat \$b)" = "\$slice" ] || exit 1
+[ "\$(cat \$sc)" = "\$scaling" ] || exit 1
 ! ls -d /sys/fs/cgroup/sched-wakeup-* >/dev/null 2>&1 || exit 1
 ! pgrep -f "$prog" >/dev/null || { echo "test processes left behind"; exit 1; }
 GUEST
@@ -58,6 +63,9 @@ need_kernel
 ST=$(install_selftests) || exit 1
 echo "7.3: idlest_util_local, flag on"
 WANT_FEAT=1 kill_midrun "--cpus 8 --sockets 2" "$ST/idlest_util" "-r idlest_util_local.on.fork_placement" ||
+	fail "7.3: state not restored after SIGTERM"
+echo "7.3: ineligible, protect_tick"
+WANT_SLICE=1 kill_midrun "--cpus 2 --sockets 1" "$ST/ineligible" "-v protect_tick" ||
 	fail "7.3: state not restored after SIGTERM"
 (
 	export SW_BASE=6.12

@@ -39,26 +39,35 @@ install_selftests() {
 #   root      the INELIGIBLE flags judge eligibility on the root runqueue
 #   leaf      ... on the current task's own runqueue only
 #   slice     ... and cut a task that asked for a long slice too
-# (the last three: the 6.12.y line's flags).
+#   quantum   PROTECT_ELIGIBLE without its quantum: a run ends at the
+#             crossing, and HRTICK is armed there
+# (root, leaf, slice: the 6.12.y line's flags; quantum: the mainline's).
 build_mutant() {
 	local name=$1 f=$KSRC/kernel/sched/fair.c want n
 	local SW_FLAGS
 	SW_FEAT_KERNEL=$SW_BASE . "$TOP/scripts/lib/features.sh"
 	[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] || fail "$KSRC is not clean" >&2
+	local flags="WA_IDLE_PREV|IDLEST_UTIL|IDLEST_UTIL_LOCAL|TICK_INELIGIBLE|WAKEUP_INELIGIBLE|PROTECT_ELIGIBLE"
 	case $name in
 	noop)
-		want=$(wc -w <<<"$SW_FLAGS")
+		# Each line of fair.c that tests a flag changes: at least one per flag.
+		want=$(grep -cE "sched_feat\(($flags)\)" "$f")
+		[ "$want" -ge "$(wc -w <<<"$SW_FLAGS")" ] || want=-1
 		perl -pi -e 's/sched_feat\((WA_IDLE_PREV|IDLEST_UTIL)\)/true/g;
-			s/sched_feat\((IDLEST_UTIL_LOCAL|TICK_INELIGIBLE|WAKEUP_INELIGIBLE)\)/false/g' "$f" ;;
+			s/sched_feat\((IDLEST_UTIL_LOCAL|TICK_INELIGIBLE|WAKEUP_INELIGIBLE|PROTECT_ELIGIBLE)\)/false/g' "$f" ;;
 	inverted)
-		want=$(wc -w <<<"$SW_FLAGS")
-		perl -pi -e 's/sched_feat\((WA_IDLE_PREV|IDLEST_UTIL|IDLEST_UTIL_LOCAL|TICK_INELIGIBLE|WAKEUP_INELIGIBLE)\)/!sched_feat($1)/g' "$f" ;;
+		want=$(grep -cE "sched_feat\(($flags)\)" "$f")
+		[ "$want" -ge "$(wc -w <<<"$SW_FLAGS")" ] || want=-1
+		perl -pi -e "s/sched_feat\\(($flags)\\)/!sched_feat(\$1)/g" "$f" ;;
 	root)
 		want=1
 		perl -0pi -e 's/\treturn cfs_rq->h_nr_runnable > below && !entity_eligible\(cfs_rq, curr\);/\treturn rq_of(cfs_rq)->cfs.curr && rq_of(cfs_rq)->cfs.h_nr_runnable > 1 \&\&\n\t       !entity_eligible(&rq_of(cfs_rq)->cfs, rq_of(cfs_rq)->cfs.curr);/' "$f" ;;
 	leaf)
 		want=1
 		perl -0pi -e 's/\treturn cfs_rq->h_nr_runnable > below && !entity_eligible\(cfs_rq, curr\);/\treturn cfs_rq_of(task_se)->nr_running > 1 \&\& !entity_eligible(cfs_rq_of(task_se), task_se);/' "$f" ;;
+	quantum)
+		want=1
+		perl -pi -e 's/^\tu64 quantum = min_t\(u64, normalized_sysctl_sched_base_slice, se->slice\);/\tu64 quantum = 0;/' "$f" ;;
 	slice)
 		want=2
 		perl -0pi -e 's/\tif \(task_se->custom_slice && task_se->slice > sysctl_sched_base_slice\)\n\t\treturn false;\n//' "$f" ;;

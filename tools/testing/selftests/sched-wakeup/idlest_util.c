@@ -40,6 +40,9 @@
  * the test ends: an exit leaves work on its CPU that can break the next
  * fork's tie.
  */
+/* First: it defines _GNU_SOURCE for the libc headers below. */
+#include "sched_wakeup.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -51,7 +54,6 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "sched_wakeup.h"
 
 #define TRIALS		30		/* forks in a batch */
 #define MAX_SKIPS	(2 * TRIALS)	/* repeated forks (run_forks()), at most */

@@ -24,7 +24,27 @@
  * leaves of a binary cgroup tree of depth 4, in one autogroup, in an
  * autogroup each. The flags must act where the hogs meet: below the root
  * runqueue in the middle three, at the root in the last.
+ *
+ * PROTECT_ELIGIBLE (the mainline line): the hogs' runs end once the running
+ * one is no longer eligible -- at once, for equal hogs -- but not before it
+ * ran a quantum, the unscaled base slice (base_slice / the tunable_scaling
+ * factor); with HRTICK the timer is armed for that point. Without the flag
+ * a run lasts the slice (HRTICK at the deadline) or the slice in whole
+ * ticks (no HRTICK); with it, the quantum, or the quantum in whole ticks.
+ * Besides the medians, no more than one run in FLOOR_SHARE of those
+ * without a gap may last under FLOOR_SHORT of the quantum: the quantum is
+ * a floor, which bounds the switch rate at any HZ. A run is timed from
+ * the first to the last look at the clock of its hog, while the kernel
+ * counts it from the pick, so each run is off by the difference of two
+ * context switches -- tens of microseconds on hardware, up to a few
+ * hundred under emulation -- in either direction: hence half the quantum,
+ * where a kernel without the floor makes runs of a switch or two. The
+ * tenth percentile is logged. Hogs that asked for a slice of their own
+ * keep it.
  */
+/* First: it defines _GNU_SOURCE for the libc headers below. */
+#include "sched_wakeup.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -43,7 +63,6 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "sched_wakeup.h"
 
 #define MAX_RUNS	16384
 #define SETTLE_US	100000		/* after a flip, before a round */
@@ -59,8 +78,11 @@
 #define MAX_SLICE_NS	50000000LL	/* longest slice the wakeup test sets */
 #define WAKEE_NICE	19
 #define CALIBRATIONS	3		/* rounds before the waker is found too slow */
+#define FLOOR_SHARE	20		/* runs per short run allowed */
+#define FLOOR_SHORT	0.5		/* a run under this share of the quantum */
+#define MAX_SLICE_TICKS	20		/* longest slice the tick case sets */
 
-static const char *const flags[] = { "TICK_INELIGIBLE", "WAKEUP_INELIGIBLE", NULL };
+enum hrtick { HRTICK_AS_IS, HRTICK_ON, HRTICK_OFF };
 
 enum layout { FLAT, SIBLINGS, TREE, AUTOGROUP, AUTOGROUPS };
 enum role { HOG_A, HOG_B, WAKEE, NR_ROLES };
@@ -87,7 +109,8 @@ struct shm {
 	atomic_int gap_seen;		/* the current run had a gap over gap_ns */
 	atomic_int gap_before;		/* so had the run before it */
 	atomic_llong gap_ns;		/* see hog() */
-	atomic_int nr_runs;
+	atomic_int nr_runs;		/* runs a hog began to note */
+	atomic_int noted;		/* runs a hog finished noting */
 	atomic_long wakeups;		/* made by the waker */
 	atomic_long late;		/* waker periods skipped: wakee not asleep */
 	pid_t pid[NR_ROLES];
@@ -105,6 +128,8 @@ struct ctx {
 	long long tick_ns, slice_ns, period_ns;
 	long long on_ns, off_ns;	/* predicted median runs */
 	long long custom_ns;		/* the hogs' own slice, or 0 */
+	long long quantum_ns;		/* PROTECT_ELIGIBLE's floor, or 0 */
+	bool hrtick;			/* HRTICK acts on the hogs' CPU */
 	pid_t leader;
 	pthread_t waker;
 	pthread_mutex_t cycle;		/* the waker holds it for a wakeup */
@@ -121,6 +146,7 @@ FIXTURE_VARIANT(ineligible) {
 	bool wakeups;
 	enum layout layout;
 	bool custom_slice;	/* hogs ask for a long slice, the flag leaves it */
+	enum hrtick hrtick;	/* HRTICK set on or off for the test, or left */
 };
 
 FIXTURE_VARIANT_ADD(ineligible, tick) {
@@ -178,6 +204,27 @@ FIXTURE_VARIANT_ADD(ineligible, tick_custom_slice) {
 	.wakeups = false, .layout = FLAT, .custom_slice = true,
 };
 
+FIXTURE_VARIANT_ADD(ineligible, protect_hrtick) {
+	.flag = "PROTECT_ELIGIBLE", .layout = FLAT, .hrtick = HRTICK_ON,
+};
+
+FIXTURE_VARIANT_ADD(ineligible, protect_hrtick_siblings) {
+	.flag = "PROTECT_ELIGIBLE", .layout = SIBLINGS, .hrtick = HRTICK_ON,
+};
+
+FIXTURE_VARIANT_ADD(ineligible, protect_hrtick_autogroups) {
+	.flag = "PROTECT_ELIGIBLE", .layout = AUTOGROUPS, .hrtick = HRTICK_ON,
+};
+
+FIXTURE_VARIANT_ADD(ineligible, protect_tick) {
+	.flag = "PROTECT_ELIGIBLE", .layout = FLAT, .hrtick = HRTICK_OFF,
+};
+
+FIXTURE_VARIANT_ADD(ineligible, protect_custom_slice) {
+	.flag = "PROTECT_ELIGIBLE", .layout = FLAT, .hrtick = HRTICK_ON,
+	.custom_slice = true,
+};
+
 static void child_fail(struct shm *sh, const char *what)
 {
 	snprintf(sh->err, sizeof(sh->err), "%s: %s", what, strerror(errno));
@@ -231,6 +278,7 @@ static void hog(struct shm *sh, int id)
 			sh->run_ns[i] = now - prev;
 			sh->gapped[i] = gap_seen || gap_before;
 		}
+		atomic_fetch_add(&sh->noted, 1);
 	}
 	_exit(0);
 }
@@ -402,6 +450,120 @@ static int pick_away(int hog_cpu)
 	return -1;
 }
 
+/*
+ * Whether @cpu's hrtimers run in high-resolution mode (/proc/timer_list),
+ * without which HRTICK does nothing; -1 if that cannot be read.
+ */
+static int cpu_hres_active(int cpu)
+{
+	char line[256], want[32];
+	bool in_cpu = false;
+	int ret = -1, v;
+	FILE *f;
+
+	f = fopen("/proc/timer_list", "r");
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), "cpu: %d\n", cpu);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "cpu: ", 5)) {
+			in_cpu = !strcmp(line, want);
+			continue;
+		}
+		if (in_cpu && sscanf(line, " .hres_active : %d", &v) == 1) {
+			ret = v;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* The kernel's tunable_scaling factor (get_update_sysctl_factor()). */
+static int scaling_factor(long scaling, int cpus)
+{
+	int log = 0;
+
+	if (cpus > 8)
+		cpus = 8;
+	while ((2 << log) <= cpus)
+		log++;
+	switch (scaling) {
+	case 0:
+		return 1;
+	case 2:
+		return cpus;
+	default:
+		return 1 + log;
+	}
+}
+
+/*
+ * PROTECT_ELIGIBLE's predictions: the quantum is the unscaled base slice,
+ * which the kernel recomputes from base_slice when tunable_scaling is
+ * written; it is written back with its own value, after any change of
+ * base_slice. With HRTICK, runs end at the deadline (off) or the quantum
+ * (on); without it, at the first tick after either. Where that leaves the
+ * two within 2 ticks, base_slice is raised a tick at a time. Returns NULL,
+ * or why the situation cannot be built here.
+ */
+static const char *protect_predict(struct __test_metadata *_metadata, struct ctx *c,
+				   bool custom)
+{
+	static char why[160];
+	long scaling = sw_sysctl_get(SW_SCALING);
+	int factor = scaling_factor(scaling, sw_nr_cpus());
+	long long off_ticks, on_ticks;
+
+	if (scaling < 0)
+		return "cannot read " SW_SCALING;
+	if (factor < 2) {
+		snprintf(why, sizeof(why),
+			 "tunable_scaling %ld with %d CPUs: the quantum is the whole slice",
+			 scaling, sw_nr_cpus());
+		return why;
+	}
+	for (;;) {
+		if (sw_sysctl_set(SW_SCALING, scaling))
+			return "cannot write " SW_SCALING;
+		c->quantum_ns = c->slice_ns / factor;
+		if (c->hrtick) {
+			c->off_ns = c->slice_ns;
+			c->on_ns = c->quantum_ns;
+			break;
+		}
+		off_ticks = (c->slice_ns + c->tick_ns - 1) / c->tick_ns;
+		on_ticks = (c->quantum_ns + c->tick_ns - 1) / c->tick_ns;
+		c->off_ns = off_ticks * c->tick_ns;
+		c->on_ns = on_ticks * c->tick_ns;
+		if (off_ticks >= on_ticks + 2)
+			break;
+		if (c->slice_ns >= MAX_SLICE_TICKS * c->tick_ns) {
+			snprintf(why, sizeof(why),
+				 "no slice up to %d ticks puts the quantum 2 ticks below it",
+				 MAX_SLICE_TICKS);
+			return why;
+		}
+		TH_LOG("base_slice %lld ns: %lld tick(s), the quantum %lld:",
+		       c->slice_ns, off_ticks, on_ticks);
+		TH_LOG("without HRTICK the flag %s",
+		       off_ticks == on_ticks ? "changes nothing" : "is within a tick of the base");
+		c->slice_ns = c->slice_ns < c->tick_ns * 7 / 2 ? c->tick_ns * 7 / 2 :
+			      c->slice_ns + c->tick_ns;
+		TH_LOG("raised to %lld ns for the test", c->slice_ns);
+		if (sw_sysctl_set(SW_BASE_SLICE, c->slice_ns))
+			return "cannot write " SW_BASE_SLICE;
+	}
+	if (custom) {
+		/* Equal custom slices: each hog's own is the shortest queued. */
+		c->custom_ns = 2 * c->slice_ns;
+		c->off_ns = c->hrtick ? c->custom_ns :
+			    (c->custom_ns + c->tick_ns - 1) / c->tick_ns * c->tick_ns;
+		c->quantum_ns = 0;
+	}
+	return NULL;
+}
+
 static const char *layout_ready(enum layout layout)
 {
 	const char *why;
@@ -484,12 +646,13 @@ static int check_layout(struct __test_metadata *_metadata, struct ctx *c,
 FIXTURE_SETUP(ineligible)
 {
 	struct ctx *c = &self->c;
-	const char *why = sw_need(flags);
+	const char *const need[] = { variant->flag, variant->other, NULL };
+	const char *why = sw_need(need);
 	long long off_ticks;
 	int nr = variant->wakeups ? NR_ROLES : WAKEE;
 	long long t0;
 	enum role r;
-	int i;
+	int i, hres;
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -525,7 +688,21 @@ FIXTURE_SETUP(ineligible)
 	 * nothing at the default), the test raises base_slice_ns for its
 	 * duration.
 	 */
-	if (variant->wakeups) {
+	if (!variant->other) {
+		if (variant->hrtick != HRTICK_AS_IS)
+			ASSERT_EQ(0, sw_feature_set("HRTICK", variant->hrtick == HRTICK_ON));
+		hres = cpu_hres_active(c->hog_cpu);
+		c->hrtick = sw_feature_get("HRTICK") == 1 && hres == 1;
+		if (variant->hrtick == HRTICK_ON && hres < 0)
+			SKIP(return, "cannot read cpu%d's hres_active in /proc/timer_list",
+			     c->hog_cpu);
+		if (variant->hrtick == HRTICK_ON && !c->hrtick)
+			SKIP(return, "high-resolution timers inactive on cpu%d: HRTICK cannot act",
+			     c->hog_cpu);
+		why = protect_predict(_metadata, c, variant->custom_slice);
+		if (why)
+			SKIP(return, "%s", why);
+	} else if (variant->wakeups) {
 		if (c->slice_ns < 4 * MIN_PERIOD_NS) {
 			TH_LOG("base_slice %lld ns leaves no room for 4 wakeups: raised to %lld ns",
 			       c->slice_ns, 4 * MIN_PERIOD_NS);
@@ -567,7 +744,8 @@ FIXTURE_SETUP(ineligible)
 	ASSERT_EQ(0, sw_sysctl_set(SW_SCHEDSTATS, 1));
 	if (variant->layout == AUTOGROUP || variant->layout == AUTOGROUPS)
 		ASSERT_EQ(0, sw_sysctl_set(SW_AUTOGROUP, 1));
-	ASSERT_EQ(0, sw_feature_set(variant->other, false));
+	if (variant->other)
+		ASSERT_EQ(0, sw_feature_set(variant->other, false));
 	ASSERT_EQ(0, sw_feature_set(variant->flag, false));
 	TH_LOG("features: %s", sw_features_line());
 
@@ -581,15 +759,20 @@ FIXTURE_SETUP(ineligible)
 	ASSERT_EQ(0, pthread_mutex_init(&c->cycle, NULL));
 
 	if (variant->layout == SIBLINGS || variant->layout == TREE) {
-		for (r = 0; r < NR_ROLES; r++)
-			ASSERT_EQ(0, sw_cg_make(cg_of[variant->layout][r], r == WAKEE ? 1 : 0));
-		/* The whole tree, as in the seed's layout: 8 leaves. */
-		for (i = 0; variant->layout == TREE && i < 8; i++) {
+		int ret = 0;
+
+		for (r = 0; r < NR_ROLES && !ret; r++)
+			ret = sw_cg_make(cg_of[variant->layout][r], r == WAKEE ? 1 : 0);
+		/* The whole binary tree of depth 3: 8 leaves. */
+		for (i = 0; variant->layout == TREE && i < 8 && !ret; i++) {
 			char leaf[8];
 
 			snprintf(leaf, sizeof(leaf), "%d/%d/%d", i >> 2, (i >> 1) & 1, i & 1);
-			ASSERT_EQ(0, sw_cg_make(leaf, 0));
+			ret = sw_cg_make(leaf, 0);
 		}
+		if (ret == SW_CG_NO_CPU)
+			SKIP(return, "the cpu controller cannot be enabled here (see above)");
+		ASSERT_EQ(0, ret);
 	}
 	if (variant->layout == AUTOGROUP) {
 		ASSERT_EQ(0, spawn_autogroup(c, nr));
@@ -627,6 +810,8 @@ struct round {
 	int runs;
 	long long clean_ns;	/* median of the runs without a gap (hog()) */
 	int clean;		/* those runs */
+	int short_runs;		/* of those, under FLOOR_SHORT of the quantum */
+	long long p10_ns;	/* their tenth percentile */
 	long long hog_ns[2];	/* CPU time of each hog */
 	long wakeups, late;
 	double ticks;		/* share of the expected ticks the CPU handled, or -1 */
@@ -724,10 +909,10 @@ static int cmp_ll(const void *a, const void *b)
 
 static int measure(struct ctx *c, long long round_ns, struct round *r)
 {
-	static long long clean[MAX_RUNS];
+	static long long clean[MAX_RUNS], all[MAX_RUNS];
 	struct shm *sh = c->sh;
 	struct sw_stats before[2], after[2];
-	long long t0, irq0, irq1;
+	long long t0, t1, irq0, irq1;
 	long w0, l0;
 	int i, n;
 
@@ -741,12 +926,24 @@ static int measure(struct ctx *c, long long round_ns, struct round *r)
 	w0 = atomic_load(&sh->wakeups);
 	l0 = atomic_load(&sh->late);
 	atomic_store(&sh->nr_runs, 0);
+	atomic_store(&sh->noted, 0);
 	irq0 = sw_timer_irqs(c->hog_cpu);
 	t0 = sw_now_ns();
 	atomic_store(&sh->measuring, 1);
 	usleep(round_ns / 1000);
 	atomic_store(&sh->measuring, 0);
 	irq1 = sw_timer_irqs(c->hog_cpu);
+	/*
+	 * A hog that saw measuring set may still be noting its last run: the
+	 * runs are those noted once every run begun is (later ones go past n).
+	 */
+	for (t1 = sw_now_ns(); ; usleep(1000)) {
+		n = atomic_load(&sh->nr_runs);
+		if (atomic_load(&sh->noted) == n)
+			break;
+		if (sw_now_ns() - t1 > 1000000000LL)
+			return -1;
+	}
 	r->ticks = irq0 < 0 || irq1 < 0 ? -1 :
 		   (double)(irq1 - irq0) * c->tick_ns / (sw_now_ns() - t0);
 	for (i = 0; i < 2; i++)
@@ -756,17 +953,22 @@ static int measure(struct ctx *c, long long round_ns, struct round *r)
 	r->late = atomic_load(&sh->late) - l0;
 	for (i = 0; i < 2; i++)
 		r->hog_ns[i] = after[i].sum_exec_ns - before[i].sum_exec_ns;
-	n = atomic_load(&sh->nr_runs);
 	if (n > MAX_RUNS)
 		n = MAX_RUNS;
 	r->runs = n;
-	for (i = 0; i < n; i++)
-		if (!sh->gapped[i])
-			clean[r->clean++] = sh->run_ns[i];
+	for (i = 0; i < n; i++) {
+		all[i] = sh->run_ns[i];
+		if (sh->gapped[i])
+			continue;
+		clean[r->clean++] = sh->run_ns[i];
+		if (sh->run_ns[i] < FLOOR_SHORT * c->quantum_ns)
+			r->short_runs++;
+	}
 	qsort(clean, r->clean, sizeof(clean[0]), cmp_ll);
 	r->clean_ns = r->clean ? clean[r->clean / 2] : 0;
-	qsort(sh->run_ns, n, sizeof(sh->run_ns[0]), cmp_ll);
-	r->median_ns = n ? sh->run_ns[n / 2] : 0;
+	r->p10_ns = r->clean ? clean[r->clean / 10] : 0;
+	qsort(all, n, sizeof(all[0]), cmp_ll);
+	r->median_ns = n ? all[n / 2] : 0;
 	if (n < MIN_RUNS)
 		r->invalid = "too few runs to tell";
 	else if (r->hog_ns[0] * 4 < r->hog_ns[1] || r->hog_ns[1] * 4 < r->hog_ns[0])
@@ -783,8 +985,8 @@ static void log_round(struct __test_metadata *_metadata, struct ctx *c,
 	TH_LOG("  pair %d %-3s: median run %6.3f ms = %4.2f ticks (%4d runs), hogs %.2f+%.2f s,",
 	       pair, state, r->median_ns / 1e6, (double)r->median_ns / c->tick_ns, r->runs,
 	       r->hog_ns[0] / 1e9, r->hog_ns[1] / 1e9);
-	TH_LOG("    no gap %6.3f ms (%4d runs), wakeups %ld (%ld late), ticks handled %.0f%%%s%s",
-	       r->clean_ns / 1e6, r->clean, r->wakeups, r->late,
+	TH_LOG("    no gap %6.3f ms (%4d runs, p10 %.3f), wakeups %ld (%ld late), ticks %.0f%%%s%s",
+	       r->clean_ns / 1e6, r->clean, r->p10_ns / 1e6, r->wakeups, r->late,
 	       r->ticks < 0 ? -1.0 : 100 * r->ticks,
 	       r->invalid ? ": " : "", r->invalid ? r->invalid : "");
 }
@@ -900,6 +1102,7 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 	struct ctx *c = &self->c;
 	long long mid, round_ns, sparser;
 	int pair = 0, agree = 0, disagree = 0, starved = 0, fitted;
+	long short_runs = 0, clean_runs = 0, on_runs = 0;
 	struct round off, on;
 
 	round_ns = round_length(c);
@@ -909,9 +1112,18 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 	TH_LOG("%s, hogs in %s on cpu%d, helpers on cpu%d; HZ=%ld, base_slice %lld ns",
 	       variant->flag, layout_names[variant->layout], c->hog_cpu, c->away_cpu,
 	       c->hz, c->slice_ns);
+	if (!variant->other)
+		TH_LOG("HRTICK %s; the quantum %.3f ms (base_slice / tunable_scaling factor)",
+		       c->hrtick ? "acts" : "off", (c->custom_ns ? c->on_ns : c->quantum_ns) / 1e6);
 	TH_LOG("predicted median run: off >= %.3f ms (the slice%s),",
-	       c->off_ns / 1e6, variant->wakeups ? "" : " in whole ticks");
-	if (variant->custom_slice)
+	       c->off_ns / 1e6, variant->wakeups || c->hrtick ? "" : " in whole ticks");
+	if (variant->custom_slice && !variant->other)
+		TH_LOG("on the same: the hogs asked for %.3f ms slices, the flag keeps them",
+		       c->custom_ns / 1e6);
+	else if (!variant->other)
+		TH_LOG("on %.3f ms (the quantum%s)", c->on_ns / 1e6,
+		       c->hrtick ? "" : " in whole ticks");
+	else if (variant->custom_slice)
 		TH_LOG("on the same: the hogs asked for %.3f ms slices, the flag keeps them",
 		       c->custom_ns / 1e6);
 	else if (variant->wakeups)
@@ -942,6 +1154,9 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 		ASSERT_EQ(0, measure(c, round_ns, &on));
 		log_round(_metadata, c, pair, "off", &off);
 		log_round(_metadata, c, pair, "on", &on);
+		short_runs += on.short_runs;
+		clean_runs += on.clean;
+		on_runs += on.runs;
 		sparser = off.wakeups < on.wakeups ? off.wakeups : on.wakeups;
 		if (sparser < 1)
 			sparser = 1;
@@ -986,6 +1201,15 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 		TH_LOG("undecided after %d pairs: the CPU kept stopping %s",
 		       pair, "(host load or steal time)");
 	EXPECT_EQ(AGREE_TO_PASS, agree);
+	if (c->quantum_ns) {
+		TH_LOG("flag on: %ld of %ld runs without a gap under %.0f%% of the quantum",
+		       short_runs, clean_runs, 100 * FLOOR_SHORT);
+		TH_LOG("(%.3f ms), at most 1 in %d allowed; %.0f switches a second",
+		       c->quantum_ns / 1e6, FLOOR_SHARE, on_runs * 1e9 / (pair * round_ns));
+		TH_LOG("(the quantum bounds the rate at %.0f)", 1e9 / c->quantum_ns);
+		SW_MEASURE("runs_under_quantum", short_runs, "runs");
+		EXPECT_LE(short_runs * FLOOR_SHARE, clean_runs);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -41,9 +41,14 @@
 #define SW_MAX_CG	32
 #define SW_MAX_CHILD	32
 
-/* The knobs sw_sysctl_set() may write, saved at start, restored at exit. */
+/*
+ * The knobs sw_sysctl_set() may write, saved at start; those written are
+ * restored at exit, in this order: tunable_scaling after base_slice_ns,
+ * since writing it recomputes the kernel's unscaled base slice from the
+ * base slice then in place.
+ */
 static const char *const knob_paths[] = {
-	SW_SCHEDSTATS, SW_TIMER_MIGR, SW_BASE_SLICE, SW_AUTOGROUP,
+	SW_SCHEDSTATS, SW_TIMER_MIGR, SW_BASE_SLICE, SW_AUTOGROUP, SW_SCALING,
 };
 
 static long knob_saved[ARRAY_SIZE(knob_paths)];
@@ -59,6 +64,7 @@ static struct sw_shared {
 	bool root_cpu;			/* we enabled +cpu in the root */
 	pid_t child[SW_MAX_CHILD];
 	pid_t parent[SW_MAX_CHILD];	/* who may reap child[i] */
+	bool knob_written[ARRAY_SIZE(knob_paths)];
 } *shared;
 
 pid_t sw_gettid(void)
@@ -172,6 +178,11 @@ static int feature_state(const char *line, const char *name)
 	return -1;
 }
 
+int sw_feature_get(const char *name)
+{
+	return feature_state(sw_features_line(), name);
+}
+
 int sw_feature_set(const char *name, bool on)
 {
 	char tok[128];
@@ -214,6 +225,7 @@ int sw_sysctl_set(const char *path, long val)
 		return -1;
 	}
 	snprintf(buf, sizeof(buf), "%ld", val);
+	shared->knob_written[i] = true;
 	if (write_str(path, buf) || sw_sysctl_get(path) != val) {
 		fprintf(stderr, "# could not set %s to %ld\n", path, val);
 		return -1;
@@ -316,7 +328,7 @@ void sw_restore(void)
 				write_str(SW_FEATURES, tok);
 	}
 	for (i = 0; i < ARRAY_SIZE(knob_paths); i++) {
-		if (knob_saved[i] < 0)
+		if (knob_saved[i] < 0 || !shared->knob_written[i])
 			continue;
 		fmt_long(num, knob_saved[i]);
 		write_str(knob_paths[i], num);
@@ -763,7 +775,7 @@ int sw_cg_make(const char *rel, int weight)
 	int i;
 
 	if (cg_enable_cpu(SW_CGROOT))
-		return -1;
+		return SW_CG_NO_CPU;
 	snprintf(dir, sizeof(dir), "%s", shared->base);
 	/* The program's directory, then each component of @rel. */
 	for (;;) {
@@ -781,7 +793,7 @@ int sw_cg_make(const char *rel, int weight)
 		if (!*p)
 			break;
 		if (cg_enable_cpu(dir))
-			return -1;
+			return SW_CG_NO_CPU;
 		i = strlen(dir);
 		dir[i++] = '/';
 		while (*p && *p != '/' && i < (int)sizeof(dir) - 1)

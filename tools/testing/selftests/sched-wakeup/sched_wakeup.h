@@ -22,6 +22,7 @@
 #define SW_TIMER_MIGR	"/proc/sys/kernel/timer_migration"
 #define SW_BASE_SLICE	"/sys/kernel/debug/sched/base_slice_ns"
 #define SW_AUTOGROUP	"/proc/sys/kernel/sched_autogroup_enabled"
+#define SW_SCALING	"/sys/kernel/debug/sched/tunable_scaling"
 #define SW_CGROOT	"/sys/fs/cgroup"
 #define SW_MAX_LLCS	64
 
@@ -51,14 +52,14 @@ const char *sw_need(const char *const *flags);
 /*
  * With SW_PREFLIGHT=1 in the environment the fixture setups stop once they
  * know the situation can be built, before they write any knob, and skip
- * with SW_READY; scripts/hw reports per test what a machine can run.
+ * with SW_READY: a way to ask what a machine can run without changing it.
  */
 #define SW_READY	"preflight: this machine can build the situation"
 bool sw_preflight(void);
 
 /*
  * SW_MEASURE() - log one figure a verdict rests on, in the one shape result
- * collectors parse (lava/tap2lava.awk turns it into a LAVA measurement):
+ * collectors can parse (a CI harness can turn it into a measurement):
  * "measured NAME VALUE UNIT", NAME in [a-z0-9_], after the harness' prefix.
  * Used in a TEST_F() body, where TH_LOG() is.
  */
@@ -69,6 +70,8 @@ bool sw_preflight(void);
 const char *sw_features_line(void);
 
 /* Set a flag and read it back; 0 on success, -1 with a message if not. */
+/* 1 on, 0 off, -1 not in the features file. */
+int sw_feature_get(const char *name);
 int sw_feature_set(const char *name, bool on);
 
 /*
@@ -135,9 +138,12 @@ long long sw_task_runtime(pid_t tid);
  * Scratch cgroups, below one directory per test program in the cgroup v2
  * root, with the cpu controller. sw_cg_usable() returns NULL or why they
  * cannot be made; sw_cg_make() creates @rel (parents first) with cpu.weight
- * @weight (0: the default) and enables the cpu controller on the way;
+ * @weight (0: the default) and enables the cpu controller on the way, and
+ * returns 0, SW_CG_NO_CPU where the controller cannot be enabled (a
+ * situation the machine cannot build), or -1 on another error;
  * sw_cg_enter() moves process @pid into @rel ("" is the cgroup root itself).
  */
+#define SW_CG_NO_CPU	(-2)
 const char *sw_cg_usable(void);
 int sw_cg_make(const char *rel, int weight);
 int sw_cg_enter(const char *rel, pid_t pid);

@@ -21,6 +21,9 @@
  * On PREEMPT_RT the timer expires in a thread on B, so B is not idle when
  * the wakeup is made and the decision under test is not reached: skipped.
  */
+/* First: it defines _GNU_SOURCE for the libc headers below. */
+#include "sched_wakeup.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -30,7 +33,6 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "sched_wakeup.h"
 
 #define TRIALS		40		/* wakeups in a batch */
 #define MAX_BATCHES	3
