@@ -19,7 +19,7 @@
 # The custom-slice test expects the same runs with the flag on and off, so
 # it passes under every mutant but the last.
 # check: cpus all
-# check: after 01
+# check: after 01 41
 . "$(dirname "$0")/lib.sh"
 bad=0
 ine="tick wakeup tick_siblings wakeup_siblings tick_tree wakeup_tree tick_autogroup wakeup_autogroup tick_autogroups wakeup_autogroups tick_custom_slice"

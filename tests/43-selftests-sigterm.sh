@@ -7,7 +7,7 @@
 # where the slice is 2 ticks). On the 6.12.y line: ineligible with
 # base_slice_ns raised (2 CPUs, where the base slice is under 3 ticks), its
 # scratch cgroups made and hogs running.
-# check: after 01
+# check: after 01 41
 # check: uses selftests
 . "$(dirname "$0")/lib.sh"
 

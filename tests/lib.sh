@@ -101,6 +101,25 @@ expect_results() {
 	return $bad
 }
 
+# every_test_passes TSV: in a matrix.tsv (scripts/matrix), every test
+# passed in at least one cell, or skipped in every cell for a sched feature
+# the line does not have (SW_FLAGS, from features.sh); prints the latter.
+every_test_passes() {
+	local tsv=$1 t flag
+	for t in $(cut -f3 "$tsv" | sort -u); do
+		flag=$(awk -F'\t' -v t="$t" '$3 == t && $4 == "skip" &&
+			match($5, /sched feature [A-Z_]+ missing/) { print substr($5, RSTART + 14, RLENGTH - 22); exit }' "$tsv")
+		if [ -n "$flag" ]; then
+			[[ " $SW_FLAGS " != *" $flag "* ]] || fail "$t: skipped for a missing $flag, which the $SW_BASE line has"
+			awk -F'\t' -v t="$t" '$3 == t && $4 != "skip" { bad = 1 } END { exit bad }' "$tsv" ||
+				fail "$t: ran in some cell although $flag is missing in others"
+			echo "$t: skipped in every cell: $flag is not in the $SW_BASE line"
+			continue
+		fi
+		grep -q "	$t	pass	" "$tsv" || fail "$t passed in no cell of the $SW_BASE line"
+	done
+}
+
 # vm_fails RC REGEX MAXSECS VM-ARGS...: scripts/vm must exit RC within
 # MAXSECS seconds, its last line matching REGEX (the one-line diagnosis).
 vm_fails() {
