@@ -78,7 +78,7 @@
 #define MAX_SLICE_NS	50000000LL	/* longest slice the wakeup test sets */
 #define WAKEE_NICE	19
 #define CALIBRATIONS	3		/* rounds before the waker is found too slow */
-#define FLOOR_SHARE	20		/* runs per short run allowed */
+#define FLOOR_SHARE	10		/* runs per short run allowed */
 #define FLOOR_SHORT	0.5		/* a run under this share of the quantum */
 #define MAX_SLICE_TICKS	20		/* longest slice the tick case sets */
 
