@@ -44,5 +44,10 @@ echo "refused: $out"
 echo "no half-made base left in $TMP/b2/debroot"
 # make deb-boot: no packages built, an unknown configuration.
 SW_BUILD=$TMP/b3 refused 1 "found 0 (make deb CONFIG=vm)" "$SCRIPTS/deb-boot" --config vm
+# A topology is options itself, as README gives it: accepted, then no package.
+SW_BUILD=$TMP/b3 refused 1 "found 0 (make deb CONFIG=vm)" "$SCRIPTS/deb-boot" --config vm \
+	--topology "--cpus 12 --sockets 3"
+refused 2 "takes scripts/vm's --cpus" "$SCRIPTS/deb-boot" --topology "--cpus twelve"
+refused 2 "needs a value" "$SCRIPTS/deb-boot" --topology
 refused 2 "is debian or vm" "$SCRIPTS/deb-boot" --config other
 refused 2 "needs a value" "$SCRIPTS/deb-boot" --out
