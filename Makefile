@@ -27,7 +27,8 @@ help:
 	@echo "make tree    build/linux: Debian's source of the line as git, its series applied"
 	@echo "make export  the tree's commits back into patches/BASE/ and the new files"
 	@echo "make submit  the postings in build/submit/ under your git identity: the feature"
-	@echo "             series with a cover letter, the stable fix apart; To/Cc filled in"
+	@echo "             series as an RFC with a cover letter, the stable fix apart; To/Cc"
+	@echo "             filled in; BASE_COMMIT=<upstream id of the base> adds base-commit:"
 	@echo "make robot   kernel/sched/ with W=1 (and sparse) at every commit in the"
 	@echo "             configurations of scripts/config/robot.cells; CELLS=\"a b\" some"
 	@echo "make kernel  configure and build build/obj/arch/x86/boot/bzImage"
@@ -70,7 +71,7 @@ export:
 	@$(SCRIPTS)/export
 
 submit: tree
-	@$(SCRIPTS)/submit
+	@$(SCRIPTS)/submit $(if $(BASE_COMMIT),--base-commit $(BASE_COMMIT))
 
 robot: tree
 	@$(SCRIPTS)/robot $(if $(CELLS),--cells "$(CELLS)")

@@ -25,12 +25,20 @@ echo "role address: $out"
 
 git config -f "$home/.gitconfig" user.name "Jane Poster" &&
 	git config -f "$home/.gitconfig" user.email jane@example.org
+out=$(HOME=$home GIT_CONFIG_NOSYSTEM=1 "$SCRIPTS/submit" --out "$TMP/out" --base-commit v7.3.4 2>&1)
+rc=$?
+[ "$rc" = 2 ] && [ "$(grep -c . <<<"$out")" = 1 ] && grep -q "takes a commit id" <<<"$out" ||
+	fail "a tag as --base-commit: wanted one line and exit 2, got exit $rc: $out"
+echo "bad base commit: $out"
+base=0123456789abcdef0123456789abcdef01234567
 for line in $SW_LINES; do
 (
 export SW_BASE=$line
 . "$TOP/scripts/lib/common.sh"
+. "$TOP/scripts/lib/series.sh"
 rm -rf "$TMP/out"
-out=$(sub) || fail "$line: submit failed: $out"
+out=$(HOME=$home GIT_CONFIG_NOSYSTEM=1 "$SCRIPTS/submit" --out "$TMP/out" --base-commit $base 2>&1) ||
+	fail "$line: submit failed: $out"
 nstable=$(git -C "$KSRC" log --format=%B "$BASE_TAG..HEAD" | grep -ci '^Cc: *stable@vger\.kernel\.org')
 nall=$(git -C "$KSRC" rev-list --count "$BASE_TAG..HEAD")
 mapfile -t feat < <(find "$TMP/out" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-*' | sort)
@@ -52,6 +60,28 @@ for p in "${stab[@]}"; do
 	grep -q "^Subject: \[PATCH $line.y\]" "$p" && grep -q "stable@vger.kernel.org" "$p" ||
 		fail "$(basename "$p"): not a $line.y posting to stable"
 done
+# The mails' headers: an RFC numbered n/N, threaded under the cover
+# letter, every thread person of the cover letter's Cc: on every patch, the
+# base named once, at the end of the cover letter.
+cover=$TMP/out/0000-cover-letter.patch
+hdr() { sed '/^$/q' "$1"; }
+grep -q "^Subject: \[RFC PATCH 0/$nfeat\] " "$cover" || fail "cover letter: not [RFC PATCH 0/$nfeat]"
+msgid=$(hdr "$cover" | sed -n 's/^Message-Id: //p')
+[ -n "$msgid" ] || fail "cover letter: no Message-Id"
+mapfile -t people < <(cover_cc "$PATCHES/0000-cover-letter.patch")
+i=0
+for p in "${feat[@]}"; do
+	i=$((i + 1))
+	hdr "$p" | grep -q "^Subject: \[RFC PATCH $i/$nfeat\] " || fail "$(basename "$p"): not [RFC PATCH $i/$nfeat]"
+	hdr "$p" | grep -qxF "In-Reply-To: $msgid" || fail "$(basename "$p"): not a reply to the cover letter"
+	for who in "${people[@]}"; do
+		hdr "$p" | sed -n '/^Cc:/,/^[^ ]/p' | grep -qF "$who" || fail "$(basename "$p"): $who not in Cc:"
+	done
+done
+[ "$(tail -n 1 "$cover")" = "base-commit: $base" ] || fail "cover letter: no base-commit: $base at its end"
+[ "$(grep -c '^base-commit:' "$TMP"/out/*.patch | awk -F: '{ n += $2 } END { print n }')" = 1 ] ||
+	fail "base-commit: in other mails than the cover letter"
+echo "$line: [RFC PATCH i/$nfeat] threaded under $msgid, ${#people[@]} thread people in every Cc:, base-commit at the end of the cover letter"
 # The postings apply with git am: the feature series on the bare base.
 wt=$TMP/wt
 sw_git -C "$KSRC" worktree add -q --detach "$wt" "$BASE_TAG" >/dev/null 2>&1 || fail "cannot add a worktree"

@@ -57,12 +57,18 @@ inputs_id() {
 # cover_fill SRC FILE: fill the subject and blurb placeholders of the
 # cover letter FILE that git format-patch wrote with the subject and text of
 # the cover letter SRC (patches/0000-cover-letter.patch); with cover_date
-# and cover_author set in the environment, its Date: and From: lines too.
+# and cover_author set in the environment, its Date: and From: lines too,
+# and with cover_keep_cc=1 SRC's Cc: header (the people of the threads the
+# series answers, which get_maintainer.pl cannot know).
 cover_fill() {
 	local src=$1 file=$2
-	awk -v src="$src" -v date="${cover_date:-}" -v author="${cover_author:-}" '
+	awk -v src="$src" -v date="${cover_date:-}" -v author="${cover_author:-}" \
+		-v keepcc="${cover_keep_cc:-}" '
 	BEGIN {
 		while ((getline l < src) > 0) {
+			if (!hdone && l ~ /^Cc: /) { cc = cc l "\n"; incc = 1; continue }
+			if (incc && l ~ /^[ \t]/) { cc = cc l "\n"; continue }
+			incc = 0
 			if (!hdone && l ~ /^Subject: /) { subj = l; sub(/^Subject: (\[[^]]*\] )?/, "", subj); insub = 1; continue }
 			if (insub && l ~ /^ /) { subj = subj l; continue }
 			insub = 0
@@ -74,9 +80,19 @@ cover_fill() {
 		}
 		sub(/\n+$/, "\n", blurb)
 	}
+	!fhdone && $0 == "" { fhdone = 1; if (keepcc != "") printf "%s", cc }
 	date != "" && /^Date: / { print "Date: " date; next }
 	author != "" && /^From: / { print "From: " author; next }
 	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subj) }
 	/^\*\*\* BLURB HERE \*\*\*$/ { printf "%s\n", blurb; next }
 	{ print }' "$file" >"$file.tmp" && mv "$file.tmp" "$file"
+}
+
+# cover_cc SRC: the addresses of the Cc: header of the cover letter SRC,
+# one per line ("Name <addr>").
+cover_cc() {
+	[ -f "$1" ] || return 0
+	awk '/^$/ { exit } /^Cc: / { incc = 1; sub(/^Cc: /, ""); printf "%s", $0; next }
+		incc && /^[ \t]/ { printf "%s", $0; next } { incc = 0 }' "$1" |
+		tr ',' '\n' | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d'
 }
