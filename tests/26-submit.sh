@@ -3,7 +3,10 @@
 # project's role address; with one, for each kernel line, the feature series
 # re-applied on the base without the stable fixes (the 6.12.y line has one),
 # under the poster's From: and Signed-off-by: only, To/Cc filled in, and each
-# stable fix as a posting of its own.
+# stable fix as a posting of its own. The mails are an RFC ([RFC PATCH
+# i/N], replies to the cover letter), carry the threads' people of the cover
+# letter's Cc: on every patch, and --base-commit ends the cover letter with
+# base-commit: (a tag instead of an id is refused in one line).
 # check: uses tree
 . "$(dirname "$0")/lib.sh"
 [ -d "$KSRC/.git" ] || fail "no tree (the tree test failed)"

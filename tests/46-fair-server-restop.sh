@@ -3,9 +3,9 @@
 # server runtime in debugfs stops the server whatever its state, and a CPU
 # that runs no fair task has its server stopped already, lazily, or by the
 # write before. Without the fix each such write runs the server's dequeue
-# accounting again: task_non_contending() warns that the server is non
-# contending already, and running_bw underflows (__sub_running_bw()'s
-# check). The guest, pinned to CPU 0, writes the runtime of CPUs 1-3 down
+# accounting again, and task_non_contending() takes its bandwidth off
+# running_bw a second time: __sub_running_bw() warns of the underflow
+# ("dl_rq->running_bw > old"). The guest, pinned to CPU 0, writes the runtime of CPUs 1-3 down
 # and back up 20 times; the kernel must not warn, and every write must be
 # taken. Mainline guards dl_server_stop() itself: only the 6.12.y line runs.
 # check: after 41
