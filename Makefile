@@ -38,7 +38,8 @@ help:
 	@echo "             in build/bench/latest/ (report.md, report.txt, results.json, SVG)"
 	@echo "make bench-native  the same on this machine's running kernel (root)"
 	@echo "make seeds   the four seed threads' experiments (scripts/config/seeds/*.exp), one"
-	@echo "             guest boot each; results in build/seeds/<seed>/ (SEEDS=\"000 004\" some)"
+	@echo "             guest boot each; results in build/seeds/<seed>/, build/6.12/seeds/ for"
+	@echo "             BASE=6.12 (SEEDS=\"000 004\" some)"
 	@echo "make torture flags flipped at random under load, hotplug and cgroup churn on"
 	@echo "             the debug kernel, 8 CPUs as 2 LLCs then 2 NUMA nodes (DURATION=30m;"
 	@echo "             SEED=N replays a run's random choices, printed in its report)"
@@ -100,14 +101,16 @@ bench-native:
 	@$(SCRIPTS)/bench --native $(BENCH_ARGS)
 
 SEEDS ?= 000 001 003 004
+# The line's build directory: build/ for mainline, build/LINE/ for a backport.
+SEEDS_OUT := build/$(if $(filter-out 7.3,$(or $(BASE),7.3)),$(BASE)/)seeds
 seeds: kernel
 	@n=0; t=$(words $(SEEDS)); for s in $(SEEDS); do n=$$((n + 1)); \
 		echo "seeds: [$$n/$$t] seed $$s (scripts/config/seeds/seed-$$s.exp)"; \
 		$(SCRIPTS)/bench --experiment $(SCRIPTS)/config/seeds/seed-$$s.exp \
-			--out build/seeds/seed-$$s || exit 1; \
+			--out $(SEEDS_OUT)/seed-$$s || exit 1; \
 	done; \
-	cat $(foreach s,$(SEEDS),build/seeds/seed-$(s)/summary.md) >build/seeds/summary.md && \
-	echo "seeds: $(words $(SEEDS)) experiments side by side in build/seeds/summary.md"
+	cat $(foreach s,$(SEEDS),$(SEEDS_OUT)/seed-$(s)/summary.md) >$(SEEDS_OUT)/summary.md && \
+	echo "seeds: $(words $(SEEDS)) experiments side by side in $(SEEDS_OUT)/summary.md"
 
 torture: tree
 	@$(SCRIPTS)/build --obj build/obj-debug --fragment scripts/config/debug.config

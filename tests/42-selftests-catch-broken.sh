@@ -52,20 +52,46 @@ ineligible_skip() {
 	done
 }
 
-# check MUTANT CELL TESTS WANT: boot the mutant in the cell, compare.
+# check MUTANT CELL TESTS WANT: boot the mutant (built by build_mutant) in
+# the cell and compare, in the background: one guest per host CPU at once,
+# each with one QEMU thread. verdicts prints the verdicts in order.
+queued=()
 check() {
-	local k
-	k=$(build_mutant "$1") || exit 1
-	echo "$SW_BASE: $1 in $2:"
-	"$SCRIPTS/matrix" --kernel "$k" --cells "$2" ${3:+--tests "$3"} --out "$out/$1-$2" \
-		>"$out-$1-$2.log" 2>&1
-	expect_results "$out/$1-$2/$2/1" "$4" || { bad=1; echo "  ^ $1 in $2: not caught as predicted"; }
+	local v=$out/$1-$2.verdict
+	[ "$(jobs -rp | wc -l)" -lt "$jobs" ] || wait -n
+	{
+		echo "$SW_BASE: $1 in $2:"
+		"$SCRIPTS/matrix" --kernel "$BUILD/mutants/$1.bzImage" --cells "$2" ${3:+--tests "$3"} \
+			--out "$out/$1-$2" >"$out-$1-$2.log" 2>&1
+		expect_results "$out/$1-$2/$2/1" "$4" || { echo "  ^ $1 in $2: not caught as predicted"; touch "$v.bad"; }
+	} >"$v" 2>&1 &
+	queued+=("$v")
 }
 
+verdicts() {
+	local v
+	wait
+	for v in "${queued[@]}"; do
+		cat "$v"
+		[ ! -e "$v.bad" ] || bad=1
+	done
+	queued=()
+}
+
+# mutants NAME...: build each (one kernel build at a time, every CPU).
+mutants() {
+	local m
+	for m; do
+		build_mutant "$m" >/dev/null || exit 1
+	done
+}
+
+jobs=$(nproc)
 # The mainline line.
 need_kernel
 out=$BUILD/check-mutants
 rm -rf "$out" && mkdir -p "$out"
+mutants noop inverted quantum
 check noop smt2x4 "" "wa_idle_prev.on.placement:pass wa_idle_prev.off.placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:pass
 	$(ineligible_skip) $(protect_broken)"
@@ -78,6 +104,7 @@ check inverted holes3x4 "" "wa_idle_prev.on.placement:fail wa_idle_prev.off.plac
 check quantum llc2x4 ineligible "ineligible.protect_hrtick.runs:fail
 	ineligible.protect_hrtick_siblings.runs:fail ineligible.protect_hrtick_autogroups.runs:fail
 	ineligible.protect_tick.runs:pass ineligible.protect_custom_slice.runs:pass"
+verdicts
 
 # The 6.12.y line: its EEVDF flags (its kernel: tests/41).
 export SW_BASE=6.12
@@ -85,7 +112,9 @@ export SW_BASE=6.12
 need_kernel
 out=$BUILD/check-mutants
 rm -rf "$out" && mkdir -p "$out"
+mutants root leaf slice
 check root llc2x4 ineligible "$(ineligible_want tick wakeup tick_autogroups wakeup_autogroups tick_custom_slice)"
 check leaf llc2x4 ineligible "$(ineligible_want tick wakeup tick_autogroup wakeup_autogroup tick_custom_slice)"
 check slice llc2x4 ineligible "$(ineligible_want ${ine% tick_custom_slice})"
+verdicts
 [ $bad = 0 ] || fail "the selftests did not catch a broken kernel as predicted (logs in $out)"

@@ -49,7 +49,7 @@ for c in $(cut -f1 "$out/configs.tsv"); do
 done
 # The mechanism counters, for every run (system-wide counts: a run without
 # any wakeup or timeslice does not happen).
-for m in ctxsw migrations lb-moved wake-remote wake-xllc wake-affine rundelay sys-cpu; do
+for m in ctxsw migrations lb-moved wake-remote wake-xllc wake-affine rundelay sys-cpu timer-irqs; do
 	n=$(awk -F'\t' -v m="$m" '$2 == m && $4 == "info"' "$out/samples.tsv" | wc -l)
 	[ "$n" = $((2 * nw)) ] || fail "$m recorded for $n runs of $((2 * nw))"
 done

@@ -4,12 +4,14 @@
 # configurations file (named with its line), an unknown workload, a
 # configurations file without a variant, --native as a non-root user, your
 # own workload without its figure, a --metric that is no regex or has no
-# (group), a --command that is no shell command line, a bad --param.
+# (group), a --command that is no shell command line, a bad --param, an
+# experiment file's configuration for a kernel line that does not exist.
 # check: uses bench
 . "$(dirname "$0")/lib.sh"
 before=$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)
 printf 'baseline -\ntypo NO_WA_IDLE_PREVV\n' >"$TMP/typo.configs"
 printf 'baseline -\n' >"$TMP/one.configs"
+printf 'cpus 4\nconfig A -\nconfig[5.4] B NO_WA_IDLE_PREV\n' >"$TMP/line.exp"
 expect_refusal "unknown option '--bogus'" "$SCRIPTS/bench" --bogus
 expect_refusal "typo.configs:2: unknown sched feature 'NO_WA_IDLE_PREVV'" "$SCRIPTS/bench" --configs "$TMP/typo.configs"
 expect_refusal "unknown workload 'nosuch'" "$SCRIPTS/bench" --workloads hackbench-thread-pipe,nosuch
@@ -25,6 +27,7 @@ expect_refusal "--command 'echo .' is not a valid shell command line" \
 	"$SCRIPTS/bench" --command 'echo (' --metric '([0-9]+)'
 expect_refusal "--param takes BENCH_NAME=VALUE, not 'FOO=1'" "$SCRIPTS/bench" --param FOO=1
 expect_refusal "--duration must be a positive number of seconds" "$SCRIPTS/bench" --duration 0.0
+expect_refusal "line.exp:3: no kernel line '5.4' .one of: $SW_LINES." "$SCRIPTS/bench" --experiment "$TMP/line.exp"
 chmod o+rx "$TMP"
 expect_refusal "must run as root" setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRIPTS/bench" --native
 [ "$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)" = "$before" ] ||
