@@ -3,7 +3,9 @@
 #   gnuplot -e "dir='DIR'; cfgs='baseline variant...'" bench.gp
 # cdf.svg: wakeup latency CDF (wakelat) per configuration;
 # delta-<config>.svg: every row's delta against the baseline, significant
-# rows in a darker colour.
+# rows in a darker colour, each bar with a whisker of +-MDE (the smallest
+# change the runs could detect): a bar whose whisker crosses zero is
+# noise-sized.
 
 set terminal svg size 900,560 dynamic font "sans,11" background rgb "white"
 set datafile separator "\t"
@@ -36,7 +38,8 @@ do for [i = 2 : words(cfgs)] {
 	f = dir . "/delta-" . c . ".dat"
 	if (has_file(f)) {
 		set output dir . "/delta-" . c . ".svg"
-		set title sprintf("%s vs %s (dark: significant, Welch + Benjamini-Hochberg)", c, base)
-		plot f using 0:2:($3 > 0 ? 2051738 : 11126248):xtic(1) with boxes lc rgb variable
+		set title sprintf("%s vs %s (dark: significant, Welch + Benjamini-Hochberg; whiskers: +-MDE)", c, base) noenhanced
+		plot f using 0:2:($3 > 0 ? 2051738 : 11126248):xtic(1) with boxes lc rgb variable, \
+			f using 0:2:4 with yerrorbars lc rgb "black" pt 0
 	}
 }

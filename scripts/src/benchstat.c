@@ -677,11 +677,12 @@ static void write_delta(void)
 	for (i = 1; i < ncfg; i++) {
 		snprintf(name, sizeof(name), "delta-%s.dat", cfgname[i]);
 		f = out_open(&o, name);
-		fprintf(f, "# row\tdelta %% (positive = better than %s)\tsignificant\n", cfgname[0]);
+		fprintf(f, "# row\tdelta %% (positive = better than %s)\tsignificant\tMDE %%\n",
+			cfgname[0]);
 		for (r = rows; r < rows + nrow; r++)
 			if (strcmp(r->better, "info") && r->c[i].n)
-				fprintf(f, "%s:%s\t%.3f\t%d\n", r->workload, r->metric,
-					r->c[i].delta, r->c[i].sig);
+				fprintf(f, "%s:%s\t%.3f\t%d\t%.3f\n", r->workload, r->metric,
+					r->c[i].delta, r->c[i].sig, r->c[i].mde);
 		out_close(&o);
 	}
 }
