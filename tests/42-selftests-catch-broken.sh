@@ -16,6 +16,8 @@
 #             elsewhere fail, the others pass;
 #   slice     (a task's own long slice cut too), 2 LLCs x 4: only the
 #             custom-slice test fails.
+# The mutants of a line are built first, then booted one guest per host CPU
+# at once; the verdicts print in order.
 # The custom-slice test expects the same runs with the flag on and off, so
 # it passes under every mutant but the last.
 # check: cpus all
