@@ -20,7 +20,7 @@ one_line_refusal() {
 		fail "wanted one line with '$want' and exit 1, got exit $rc: $out"
 	echo "refused: $out"
 }
-one_line_refusal "must run as root" setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRIPTS/hw"
+one_line_refusal "must run as root" as_nobody "$SCRIPTS/hw"
 
 cat >"$TMP/guest.sh" <<GUEST
 set -u

@@ -24,7 +24,7 @@ refused() {
 }
 
 printf 'not a kernel\n' >"$TMP/notakernel"
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$LAVA" --out "$TMP/nobody" 2>&1)
+out=$(as_nobody "$LAVA" --out "$TMP/nobody" 2>&1)
 rc=$?
 [ "$rc" = 1 ] && [ "$(grep -c . <<<"$out")" = 1 ] && grep -q "must run as root" <<<"$out" ||
 	fail "not root: wanted exit 1 and one line, got exit $rc: $out"

@@ -149,6 +149,24 @@ expect_refusal() {
 	grep -qE -- "$re" <<<"$out" || fail "'$*': unexpected message"
 }
 
+# as_nobody SCRIPT [ARG...]: one of scripts/ run as user nobody (65534), for
+# the "must run as root" refusals. Where nobody cannot reach this clone (a
+# clone in root's home, mode 0700), a copy of scripts/ in $TMP runs instead:
+# what is tested is the script's refusal, not the clone's path.
+as_nobody() {
+	local s=$1 copy=$TMP/nobody-top
+	shift
+	chmod o+rx "$TMP"
+	if ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$s" 2>/dev/null; then
+		if [ ! -d "$copy/scripts" ]; then
+			mkdir -p "$copy" && cp -r "$TOP/scripts" "$copy/" && chmod -R o+rX "$copy" ||
+				fail "cannot copy scripts/ to $copy"
+		fi
+		s=$copy/scripts/${s#"$TOP"/scripts/}
+	fi
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$s" "$@"
+}
+
 # small_vm_bg LOGDIR TIMEOUT COMMAND: scripts/vm with a 2-CPU, 512 MiB guest
 # running COMMAND in the background (its pid is then $!), logs in LOGDIR,
 # output in $TMP/out. For the tests that hurt QEMU while it runs.
