@@ -390,9 +390,17 @@ const char *sw_need(const char *const *flags)
 	pthread_t t;
 	long fd;
 
-	/* In a test process: restore and end when the top-level one is gone. */
+	/*
+	 * In a test process: restore and end when the top-level one is gone,
+	 * also when it went before this test started (killed while the
+	 * harness forked it).
+	 */
 	if (getpid() != top_pid) {
 		fd = syscall(SYS_pidfd_open, top_pid, 0);
+		if (fd < 0 && errno == ESRCH) {
+			sw_restore();
+			_exit(1);
+		}
 		if (fd >= 0 && !pthread_create(&t, NULL, watch_top, (void *)fd))
 			pthread_detach(t);
 	}
