@@ -6,8 +6,10 @@
 # tick case with base_slice_ns raised and tunable_scaling written (2 CPUs,
 # where the slice is 2 ticks). On the 6.12.y line: ineligible with
 # base_slice_ns raised (2 CPUs, where the base slice is under 3 ticks), its
-# scratch cgroups made and hogs running; two cases in a row, since one
-# (about 5 s) can end before the guest script sees it mid-run.
+# scratch cgroups made and hogs running; its four cgroup cases in a row,
+# since one (about 5 s) can end before the guest script, slowed by a busy
+# host, sees it mid-run, and a kill between two cases is a case of its own
+# (the next test process must find the top-level one gone and restore).
 # check: after 01 41
 # check: uses selftests
 . "$(dirname "$0")/lib.sh"
@@ -37,11 +39,12 @@ ready() {
 while ! ready && kill -0 \$pid 2>/dev/null && [ \$SECONDS -lt 90 ]; do
 	sleep 0.1
 done
-sleep 1
+# Killed at once: a case lasts a few seconds, less than a slow guest's
+# pause would leave; the mid-run state is read just before.
 ready || { echo "the test had not changed its knobs and started its helpers yet"; exit 1; }
-echo "mid-run: schedstats \$(cat /proc/sys/kernel/sched_schedstats), base_slice_ns \$(cat \$b), \$(pgrep -c -f "$prog") processes of the test, features \$([ "\$(cat \$f)" = "\$before" ] && echo unchanged || echo changed)"
-kill -0 \$pid 2>/dev/null || { echo "the test ended before it could be killed"; exit 1; }
-kill -TERM \$pid
+mid="schedstats \$(cat /proc/sys/kernel/sched_schedstats), base_slice_ns \$(cat \$b), \$(pgrep -c -f "$prog") processes of the test, features \$([ "\$(cat \$f)" = "\$before" ] && echo unchanged || echo changed)"
+kill -TERM \$pid 2>/dev/null || { echo "the test ended before it could be killed"; exit 1; }
+echo "mid-run: \$mid"
 wait \$pid
 sleep 3
 echo "features: \$([ "\$(cat \$f)" = "\$before" ] && echo restored || echo NOT restored)"
@@ -73,7 +76,8 @@ WANT_SLICE=1 kill_midrun "--cpus 2 --sockets 1" "$ST/ineligible" "-v protect_tic
 	. "$TOP/scripts/lib/common.sh"
 	need_kernel
 	ST=$(install_selftests) || exit 1
-	echo "6.12: ineligible, tick_siblings then tick_tree"
-	WANT_SLICE=1 WANT_CG=1 kill_midrun "--cpus 2 --sockets 1" "$ST/ineligible" "-v tick_siblings -v tick_tree" ||
+	echo "6.12: ineligible, its four cgroup cases in a row"
+	WANT_SLICE=1 WANT_CG=1 kill_midrun "--cpus 2 --sockets 1" "$ST/ineligible" \
+		"-v tick_siblings -v tick_tree -v wakeup_siblings -v wakeup_tree" ||
 		fail "6.12: state not restored after SIGTERM"
 ) || exit 1
