@@ -37,7 +37,7 @@ help:
 	@echo "             (ITERATIONS=5 DURATION=1 seconds per run, CONFIGS=file); report"
 	@echo "             in build/bench/latest/ (report.md, report.txt, results.json, SVG)"
 	@echo "make bench-native  the same on this machine's running kernel (root)"
-	@echo "make seeds   the four seed threads' experiments (scripts/config/seeds/*.exp), one"
+	@echo "make seeds   the seed threads' experiments (scripts/config/seeds/*.exp), one"
 	@echo "             guest boot each; results in build/seeds/<seed>/, build/6.12/seeds/ for"
 	@echo "             BASE=6.12 (SEEDS=\"000 004\" some)"
 	@echo "make torture flags flipped at random under load, hotplug and cgroup churn on"
@@ -100,7 +100,7 @@ hw:
 bench-native:
 	@$(SCRIPTS)/bench --native $(BENCH_ARGS)
 
-SEEDS ?= 000 001 003 004
+SEEDS ?= 000 001 001-ext4 003 003-oltp 004
 # The line's build directory: build/ for mainline, build/LINE/ for a backport.
 SEEDS_OUT := build/$(if $(filter-out 7.3,$(or $(BASE),7.3)),$(BASE)/)seeds
 seeds: kernel

@@ -48,6 +48,18 @@ for want in "root=/dev/vda rootfstype=ext4 rw" "-initrd $root/boot/initrd.img-6.
 done
 ! grep -qF -- "9p" <<<"$cmd" || fail "--disk dry run still shares over 9p: $cmd"
 echo "--disk: the image on virtio-blk with its initramfs, no 9p; refused without an initramfs"
+# A data disk: a second virtio-blk device, found by its serial number, both
+# beside the 9p root and beside a disk root.
+cmd=$(vm --dry-run --data 64 --log "$TMP/run4" -- true) || fail "--data dry run failed"
+for want in "file=$TMP/run4/data.img,if=none,id=data,format=raw" "virtio-blk-pci,drive=data,serial=sw-data" \
+	"mount_tag=/dev/root"; do
+	grep -qF -- "$want" <<<"$cmd" || fail "--data dry run lacks '$want': $cmd"
+done
+cmd=$("$SCRIPTS/vm" --kernel "$root/boot/vmlinuz-6.12.0-x" --accel tcg --root "$root" --disk \
+	--data 64 --log "$TMP/run,3" --dry-run -- true) || fail "--disk --data dry run failed"
+grep -qF -- "virtio-blk-pci,drive=root -drive file=$TMP/run,,3/data.img" <<<"$cmd" ||
+	fail "--disk --data: the data disk is not the second disk: $cmd"
+echo "--data: a second virtio disk with the serial number sw-data"
 
 bad() {
 	out=$(vm "$@" -- true 2>&1)
@@ -69,9 +81,11 @@ bad --tcg-threads many
 bad --bogus
 bad --kernel "$root/boot/vmlinuz-6.12.0-x" --root "$root" --disk --out "$TMP/o" --log "$TMP/o/run"
 bad --disk
+bad --data 8
+bad --data lots
 # An option without its value, last or followed by the next option: one
 # line and exit 2, not bash's own message.
-for o in --cpus --sockets --timeout --out --kernel --log --append; do
+for o in --cpus --sockets --timeout --out --kernel --log --append --data; do
 	out=$(vm "$o" 2>&1)
 	rc=$?
 	[ "$rc" = 2 ] && [ "$out" = "vm: error: $o needs a value (see --help)" ] ||

@@ -5,7 +5,9 @@
 # configurations file without a variant, --native as a non-root user, your
 # own workload without its figure, a --metric that is no regex or has no
 # (group), a --command that is no shell command line, a bad --param, an
-# experiment file's configuration for a kernel line that does not exist.
+# experiment file's configuration for a kernel line that does not exist,
+# the database workloads without a data disk, a bad data disk size or
+# client count, a bad experiment setting.
 # check: uses bench
 . "$(dirname "$0")/lib.sh"
 before=$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)
@@ -29,5 +31,11 @@ expect_refusal "--param takes BENCH_NAME=VALUE, not 'FOO=1'" "$SCRIPTS/bench" --
 expect_refusal "--duration must be a positive number of seconds" "$SCRIPTS/bench" --duration 0.0
 expect_refusal "line.exp:3: no kernel line '5.4' .one of: $SW_LINES." "$SCRIPTS/bench" --experiment "$TMP/line.exp"
 expect_refusal "must run as root" as_nobody "$SCRIPTS/bench" --native
+expect_refusal "--db needs a data disk for the servers' data .--data MIB." "$SCRIPTS/bench" --db
+expect_refusal "--data takes a size in MiB, 16 or more, not '8'" "$SCRIPTS/bench" --data 8
+expect_refusal "BENCH_OLTP_CLIENTS: 'x' is not a client count" "$SCRIPTS/bench" --db --data 64 \
+	--param BENCH_OLTP_CLIENTS=x
+printf 'cpus 4\ndb yes\nconfig A -\nconfig B NO_WA_IDLE_PREV\n' >"$TMP/db.exp"
+expect_refusal "db.exp:2: db takes no value" "$SCRIPTS/bench" --experiment "$TMP/db.exp"
 [ "$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)" = "$before" ] ||
 	fail "a refused run left a results directory in $BUILD/bench"

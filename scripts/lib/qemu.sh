@@ -8,6 +8,7 @@
 #      VM_RUN (run directory) VM_OUT (results dir or "")
 #      VM_DISK (an ext4 image to boot as the root, or "": the 9p root)
 #      VM_INITRD (the initramfs for VM_DISK)
+#      VM_DATA (an ext4 image for the guest's data, mounted at /mnt, or "")
 #      VM_APPEND (extra kernel command line) VM_INIT (guest init path)
 #      VM_AMD (1 on an AMD host)
 # Out: QEMU_CMD (array)
@@ -67,10 +68,11 @@ q_9p() {
 		-device "virtio-9p-pci,fsdev=$1,mount_tag=$(qarg "$3")")
 }
 
-# q_disk ID IMAGE: the raw disk image IMAGE on a virtio-blk device.
+# q_disk ID IMAGE [SERIAL]: the raw disk image IMAGE on a virtio-blk
+# device, with the serial number the guest finds it by.
 q_disk() {
 	QEMU_CMD+=(-drive "file=$(qarg "$2"),if=none,id=$1,format=raw,cache=unsafe"
-		-device "virtio-blk-pci,drive=$1")
+		-device "virtio-blk-pci,drive=$1${3:+,serial=$3}")
 }
 
 # q_numa NODES: NODES nodes, each a whole number of sockets and of memory.
@@ -118,8 +120,10 @@ vm_build_cmd() {
 	q_serial_file status "$VM_RUN/status"
 	if [ -n "${VM_DISK:-}" ]; then
 		q_disk root "$VM_DISK"
+		[ -n "${VM_DATA:-}" ] && q_disk data "$VM_DATA" sw-data
 		return 0
 	fi
+	[ -n "${VM_DATA:-}" ] && q_disk data "$VM_DATA" sw-data
 	q_9p root "${VM_ROOT:-/}" /dev/root ro
 	q_9p run "$VM_RUN" swrun
 	[ -n "$VM_OUT" ] && q_9p out "$VM_OUT" swout
