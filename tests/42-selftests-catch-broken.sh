@@ -4,11 +4,15 @@
 #   noop      (every flag compiled to its default), SMT and NUMA cells: every
 #             test of a non-default direction fails, the default ones pass;
 #   inverted  (on behaves as off), CPU numbers with a hole: every test fails.
-#   PROTECT_ELIGIBLE's variants fail under both but the custom-slice one,
-#   which expects the same runs with the flag on and off;
+#   PROTECT_ELIGIBLE's variants (ineligible.protect_*, protect_wakeup.*)
+#   fail under both but the custom-slice ones, which expect the same runs
+#   and waits with the flag on and off;
 #   quantum   (PROTECT_ELIGIBLE without its quantum), 2 LLCs x 4: the HRTICK
-#             variants fail (runs under half the quantum), the tick one
-#             passes (the tick is its floor), so does the custom slice.
+#             variants of ineligible fail (runs under half the quantum), the
+#             tick one passes (the tick is its floor), so does the custom
+#             slice; protect_wakeup passes (its hog has run the quantum);
+#   wakeup    (PROTECT_ELIGIBLE without its wakeup hunk), 2 LLCs x 4:
+#             protect_wakeup fails but its custom slice, ineligible passes.
 # The 6.12.y line's EEVDF flags: their variants skip on mainline (the flags
 # are missing), as PROTECT_ELIGIBLE's do on 6.12.y, and are checked there:
 #   root, leaf (INELIGIBLE judged on the root runqueue, or on the task's own
@@ -26,14 +30,26 @@
 bad=0
 ine="tick wakeup tick_siblings wakeup_siblings tick_tree wakeup_tree tick_autogroup wakeup_autogroup tick_autogroups wakeup_autogroups tick_custom_slice"
 pro="protect_hrtick protect_hrtick_siblings protect_hrtick_autogroups protect_tick"
+pwa="hrtick hrtick_siblings hrtick_autogroups tick"
 
-# protect_broken: PROTECT_ELIGIBLE's variants fail, the custom-slice one passes.
+# protect_broken: PROTECT_ELIGIBLE's variants fail, the custom-slice ones pass.
 protect_broken() {
 	local v
 	for v in $pro; do
 		printf 'ineligible.%s.runs:fail ' "$v"
 	done
 	printf 'ineligible.protect_custom_slice.runs:pass '
+	protect_wakeup_want fail
+}
+
+# protect_wakeup_want WANT: protect_wakeup's variants give WANT, the
+# custom-slice one passes.
+protect_wakeup_want() {
+	local v
+	for v in $pwa; do
+		printf 'protect_wakeup.%s.waits:%s ' "$v" "$1"
+	done
+	printf 'protect_wakeup.custom_slice.waits:pass '
 }
 
 # ineligible_want PASSING...: every ineligible variant fails but those named.
@@ -93,7 +109,7 @@ jobs=$(nproc)
 need_kernel
 out=$BUILD/check-mutants
 rm -rf "$out" && mkdir -p "$out"
-mutants noop inverted quantum
+mutants noop inverted quantum wakeup
 check noop smt2x4 "" "wa_idle_prev.on.placement:pass wa_idle_prev.off.placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:pass
 	$(ineligible_skip) $(protect_broken)"
@@ -105,7 +121,12 @@ check inverted holes3x4 "" "wa_idle_prev.on.placement:fail wa_idle_prev.off.plac
 	$(ineligible_skip) $(protect_broken)"
 check quantum llc2x4 ineligible "ineligible.protect_hrtick.runs:fail
 	ineligible.protect_hrtick_siblings.runs:fail ineligible.protect_hrtick_autogroups.runs:fail
-	ineligible.protect_tick.runs:pass ineligible.protect_custom_slice.runs:pass"
+	ineligible.protect_tick.runs:pass ineligible.protect_custom_slice.runs:pass
+	$(protect_wakeup_want pass)"
+check wakeup llc2x4 ineligible "$(protect_wakeup_want fail)
+	ineligible.protect_hrtick.runs:pass ineligible.protect_hrtick_siblings.runs:pass
+	ineligible.protect_hrtick_autogroups.runs:pass ineligible.protect_tick.runs:pass
+	ineligible.protect_custom_slice.runs:pass"
 verdicts
 
 # The 6.12.y line: its EEVDF flags (its kernel: tests/41).

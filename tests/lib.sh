@@ -41,7 +41,9 @@ install_selftests() {
 #   slice     ... and cut a task that asked for a long slice too
 #   quantum   PROTECT_ELIGIBLE without its quantum: a run ends at the
 #             crossing, and HRTICK is armed there
-# (root, leaf, slice: the 6.12.y line's flags; quantum: the mainline's).
+#   wakeup    PROTECT_ELIGIBLE without its wakeup hunk: a wakeup that does
+#             not preempt leaves the protection as it was
+# (root, leaf, slice: the 6.12.y line's flags; quantum, wakeup: the mainline's).
 build_mutant() {
 	local name=$1 f=$KSRC/kernel/sched/fair.c want n
 	local SW_FLAGS
@@ -68,6 +70,9 @@ build_mutant() {
 	quantum)
 		want=1
 		perl -pi -e 's/^\tu64 quantum = min_t\(u64, normalized_sysctl_sched_base_slice, se->slice\);/\tu64 quantum = 0;/' "$f" ;;
+	wakeup)
+		want=1
+		perl -pi -e 's/^\tif \(sched_feat\(PROTECT_ELIGIBLE\) && se->on_rq && !se->custom_slice\) \{/\tif (false) {/' "$f" ;;
 	slice)
 		want=2
 		perl -0pi -e 's/\tif \(task_se->custom_slice && task_se->slice > sysctl_sched_base_slice\)\n\t\treturn false;\n//' "$f" ;;

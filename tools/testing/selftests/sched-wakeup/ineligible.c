@@ -41,6 +41,9 @@
  * where a kernel without the floor makes runs of a switch or two. The
  * tenth percentile is logged. Hogs that asked for a slice of their own
  * keep it.
+ *
+ * PROTECT_ELIGIBLE at a wakeup that does not preempt: the protect_wakeup
+ * fixture, at the end of this file.
  */
 /* First: it defines _GNU_SOURCE for the libc headers below. */
 #include "sched_wakeup.h"
@@ -81,6 +84,7 @@
 #define FLOOR_SHARE	10		/* runs per short run allowed */
 #define FLOOR_SHORT	0.5		/* a run under this share of the quantum */
 #define MAX_SLICE_TICKS	20		/* longest slice the tick case sets */
+#define ERR_LEN		160
 
 enum hrtick { HRTICK_AS_IS, HRTICK_ON, HRTICK_OFF };
 
@@ -114,7 +118,7 @@ struct shm {
 	atomic_long wakeups;		/* made by the waker */
 	atomic_long late;		/* waker periods skipped: wakee not asleep */
 	pid_t pid[NR_ROLES];
-	char err[160];			/* a child's setup failure */
+	char err[ERR_LEN];		/* a child's setup failure */
 	long long run_ns[MAX_RUNS];	/* completed runs while measuring */
 	bool gapped[MAX_RUNS];		/* see hog() */
 };
@@ -225,9 +229,10 @@ FIXTURE_VARIANT_ADD(ineligible, protect_custom_slice) {
 	.custom_slice = true,
 };
 
-static void child_fail(struct shm *sh, const char *what)
+/* A child's setup failed: say what, for the parent, and leave. */
+static void child_fail(char *err, const char *what)
 {
-	snprintf(sh->err, sizeof(sh->err), "%s: %s", what, strerror(errno));
+	snprintf(err, ERR_LEN, "%s: %s", what, strerror(errno));
 	_exit(1);
 }
 
@@ -321,38 +326,53 @@ static int set_slice(long long ns)
 	return syscall(SYS_sched_setattr, 0, &a, 0);
 }
 
+/*
+ * Put the calling child where layout @how puts role @r: in its cgroup, or
+ * in an autogroup of its own, whose nice is @nice for the wakee. Returns
+ * NULL, or what failed.
+ */
+static const char *enter_layout(enum layout how, enum role r, int nice)
+{
+	char num[8];
+	int fd;
+
+	if (how == SIBLINGS || how == TREE) {
+		if (sw_cg_enter(cg_of[how][r], getpid()))
+			return "moving into its cgroup";
+	} else if (how == AUTOGROUPS) {
+		/* Autogroups apply in the root cgroup; a new session, a new one. */
+		if (sw_cg_enter("", getpid()) || setsid() < 0)
+			return "moving into an autogroup of its own";
+		if (r == WAKEE && nice) {
+			fd = open("/proc/self/autogroup", O_WRONLY);
+			snprintf(num, sizeof(num), "%d", nice);
+			if (fd < 0 || write(fd, num, strlen(num)) < 0)
+				return "setting the wakee's autogroup nice";
+			close(fd);
+		}
+	}
+	return NULL;
+}
+
 /* Place the calling child as its role and layout ask, then run the role. */
 static void child(struct ctx *c, enum layout how, enum role r)
 {
 	struct shm *sh = c->sh;
-	char num[8];
-	int fd;
+	const char *why;
 
 	sh->pid[r] = getpid();
-	if (how == SIBLINGS || how == TREE) {
-		if (sw_cg_enter(cg_of[how][r], getpid()))
-			child_fail(sh, "moving into its cgroup");
-	} else if (how == AUTOGROUPS) {
-		/* Autogroups apply in the root cgroup; a new session, a new one. */
-		if (sw_cg_enter("", getpid()) || setsid() < 0)
-			child_fail(sh, "moving into an autogroup of its own");
-		if (r == WAKEE) {
-			fd = open("/proc/self/autogroup", O_WRONLY);
-			snprintf(num, sizeof(num), "%d", WAKEE_NICE);
-			if (fd < 0 || write(fd, num, strlen(num)) < 0)
-				child_fail(sh, "setting the wakee's autogroup nice");
-			close(fd);
-		}
-	}
+	why = enter_layout(how, r, WAKEE_NICE);
+	if (why)
+		child_fail(sh->err, why);
 	if (r == WAKEE) {
 		if (setpriority(PRIO_PROCESS, 0, WAKEE_NICE) || sw_pin(0, c->away_cpu))
-			child_fail(sh, "setting up the wakee");
+			child_fail(sh->err, "setting up the wakee");
 		wakee(sh, c->efd);
 	}
 	if (sw_pin(0, c->hog_cpu))
-		child_fail(sh, "pinning a hog");
+		child_fail(sh->err, "pinning a hog");
 	if (c->custom_ns && set_slice(c->custom_ns))
-		child_fail(sh, "asking for a custom slice (sched_setattr)");
+		child_fail(sh->err, "asking for a custom slice (sched_setattr)");
 	hog(sh, r + 1);
 }
 
@@ -376,10 +396,10 @@ static int spawn_autogroup(struct ctx *c, int nr)
 	if (c->leader)
 		return 0;
 	if (sw_cg_enter("", getpid()) || setsid() < 0)
-		child_fail(c->sh, "making the autogroup");
+		child_fail(c->sh->err, "making the autogroup");
 	for (r = 0; r < nr; r++)
 		if (spawn(c, FLAT, r))
-			child_fail(c->sh, "forking a role");
+			child_fail(c->sh->err, "forking a role");
 	for (;;)
 		pause();
 }
@@ -499,6 +519,26 @@ static int scaling_factor(long scaling, int cpus)
 }
 
 /*
+ * tunable_scaling and the factor the kernel divides base_slice by for the
+ * quantum. NULL, or why there is no quantum apart from the slice.
+ */
+static const char *quantum_factor(long *scaling, int *factor)
+{
+	static char why[160];
+
+	*scaling = sw_sysctl_get(SW_SCALING);
+	if (*scaling < 0)
+		return "cannot read " SW_SCALING;
+	*factor = scaling_factor(*scaling, sw_nr_cpus());
+	if (*factor >= 2)
+		return NULL;
+	snprintf(why, sizeof(why),
+		 "tunable_scaling %ld with %d CPUs: the quantum is the whole slice",
+		 *scaling, sw_nr_cpus());
+	return why;
+}
+
+/*
  * PROTECT_ELIGIBLE's predictions: the quantum is the unscaled base slice,
  * which the kernel recomputes from base_slice when tunable_scaling is
  * written; it is written back with its own value, after any change of
@@ -511,18 +551,13 @@ static const char *protect_predict(struct __test_metadata *_metadata, struct ctx
 				   bool custom)
 {
 	static char why[160];
-	long scaling = sw_sysctl_get(SW_SCALING);
-	int factor = scaling_factor(scaling, sw_nr_cpus());
 	long long off_ticks, on_ticks;
+	long scaling;
+	int factor;
+	const char *no = quantum_factor(&scaling, &factor);
 
-	if (scaling < 0)
-		return "cannot read " SW_SCALING;
-	if (factor < 2) {
-		snprintf(why, sizeof(why),
-			 "tunable_scaling %ld with %d CPUs: the quantum is the whole slice",
-			 scaling, sw_nr_cpus());
-		return why;
-	}
+	if (no)
+		return no;
 	for (;;) {
 		if (sw_sysctl_set(SW_SCALING, scaling))
 			return "cannot write " SW_SCALING;
@@ -604,19 +639,22 @@ static const char *proc_line(pid_t pid, const char *file, const char *prefix)
 /*
  * The children are where the layout puts them: in their cgroups, in the
  * root cgroup with one autogroup, or with one autogroup each (distinct
- * "/autogroup-N" in /proc/PID/autogroup).
+ * "/autogroup-N" in /proc/PID/autogroup). @pid is indexed by role; a role
+ * without a child (0) is passed over.
  */
-static int check_layout(struct __test_metadata *_metadata, struct ctx *c,
-			enum layout layout, int nr)
+static int check_layout(struct __test_metadata *_metadata, const pid_t *pid,
+			enum layout layout)
 {
 	char where[NR_ROLES][128], want[160];
 	const char *cg;
-	int r;
+	int r, first = -1, prev = -1;
 
 	if (layout == FLAT)
 		return 0;
-	for (r = 0; r < nr; r++) {
-		cg = proc_line(c->sh->pid[r], "cgroup", "0::");
+	for (r = 0; r < NR_ROLES; r++) {
+		if (!pid[r])
+			continue;
+		cg = proc_line(pid[r], "cgroup", "0::");
 		if (layout == SIBLINGS || layout == TREE) {
 			snprintf(want, sizeof(want), "0::/%s/%s", strrchr(sw_cg_base(), '/') + 1,
 				 cg_of[layout][r]);
@@ -631,14 +669,107 @@ static int check_layout(struct __test_metadata *_metadata, struct ctx *c,
 			return -1;
 		}
 		snprintf(where[r], sizeof(where[r]), "%s",
-			 proc_line(c->sh->pid[r], "autogroup", "/autogroup-"));
+			 proc_line(pid[r], "autogroup", "/autogroup-"));
 		strtok(where[r], " ");
-		if (!where[r][0] || (layout == AUTOGROUP && r && strcmp(where[r], where[0])) ||
-		    (layout == AUTOGROUPS && r && !strcmp(where[r], where[r - 1]))) {
-			TH_LOG("child %d is in autogroup '%s', child 0 in '%s'",
-			       r, where[r], where[0]);
+		if (first < 0)
+			first = r;
+		if (!where[r][0] ||
+		    (layout == AUTOGROUP && prev >= 0 && strcmp(where[r], where[first])) ||
+		    (layout == AUTOGROUPS && prev >= 0 && !strcmp(where[r], where[prev]))) {
+			TH_LOG("child %d is in autogroup '%s', child %d in '%s'",
+			       r, where[r], first, where[first]);
 			return -1;
 		}
+		prev = r;
+	}
+	return 0;
+}
+
+/*
+ * What both fixtures need besides their flags (@flags, for sw_need()): the
+ * layout's cgroups or autogroups, and 2 CPUs. NULL, or why not (with
+ * SW_PREFLIGHT set, SW_READY once all is there).
+ */
+static const char *machine_ready(const char *const *flags, enum layout layout)
+{
+	const char *why = sw_need(flags);
+
+	if (!why)
+		why = layout_ready(layout);
+	if (!why && sw_nr_cpus() < 2)
+		why = "needs 2 online CPUs (one for the hogs, one for the helpers)";
+	if (!why && sw_preflight())
+		why = SW_READY;
+	return why;
+}
+
+/* HZ and base_slice as the kernel reports them, and the tick; 0 or -1. */
+static int read_timing(struct __test_metadata *_metadata, long *hz, long long *slice_ns,
+		       long long *tick_ns)
+{
+	*hz = sw_hz(500);
+	*slice_ns = sw_sysctl_get(SW_BASE_SLICE);
+	if (*hz <= 0) {
+		TH_LOG("cannot read jiffies from /sys/kernel/debug/sched/debug");
+		return -1;
+	}
+	if (*slice_ns <= 0) {
+		TH_LOG("cannot read %s", SW_BASE_SLICE);
+		return -1;
+	}
+	*tick_ns = 1000000000LL / *hz;
+	return 0;
+}
+
+/*
+ * Set HRTICK as @want says (HRTICK_AS_IS: leave it) and find whether it
+ * acts on @cpu: the feature on and high-resolution timers active there.
+ * Returns NULL, or why a variant that wants it on cannot run here; *@err
+ * is set when the feature could not be written.
+ */
+static const char *hrtick_setup(enum hrtick want, int cpu, bool *acts, bool *err)
+{
+	static char why[96];
+	int hres;
+
+	*err = false;
+	if (sw_feature_get("HRTICK") < 0) {
+		*acts = false;
+		return want == HRTICK_ON ?
+		       "no HRTICK feature in this kernel (CONFIG_SCHED_HRTICK)" : NULL;
+	}
+	if (want != HRTICK_AS_IS && sw_feature_set("HRTICK", want == HRTICK_ON)) {
+		*err = true;
+		return "cannot write the HRTICK feature";
+	}
+	hres = cpu_hres_active(cpu);
+	*acts = sw_feature_get("HRTICK") == 1 && hres == 1;
+	if (want != HRTICK_ON || *acts)
+		return NULL;
+	if (hres < 0)
+		snprintf(why, sizeof(why), "cannot read cpu%d's hres_active in /proc/timer_list",
+			 cpu);
+	else
+		snprintf(why, sizeof(why),
+			 "high-resolution timers inactive on cpu%d: HRTICK cannot act", cpu);
+	return why;
+}
+
+/* Wait up to 10 s for @nr children to be ready, or one to fail; 0 or -1. */
+static int children_ready(struct __test_metadata *_metadata, atomic_int *ready, int nr,
+			  const char *err)
+{
+	long long t0 = sw_now_ns();
+
+	while (atomic_load(ready) < nr && !err[0] && sw_now_ns() - t0 < 10000000000LL)
+		usleep(1000);
+	if (err[0]) {
+		TH_LOG("a child failed: %s", err);
+		return -1;
+	}
+	if (atomic_load(ready) < nr) {
+		TH_LOG("children not ready after 10 s");
+		return -1;
 	}
 	return 0;
 }
@@ -647,31 +778,20 @@ FIXTURE_SETUP(ineligible)
 {
 	struct ctx *c = &self->c;
 	const char *const need[] = { variant->flag, variant->other, NULL };
-	const char *why = sw_need(need);
-	long long off_ticks;
+	const char *why = machine_ready(need, variant->layout);
 	int nr = variant->wakeups ? NR_ROLES : WAKEE;
-	long long t0;
+	long long off_ticks;
+	bool err;
 	enum role r;
-	int i, hres;
+	int i;
 
 	if (why)
 		SKIP(return, "%s", why);
-	why = layout_ready(variant->layout);
-	if (why)
-		SKIP(return, "%s", why);
-	if (sw_nr_cpus() < 2)
-		SKIP(return, "needs 2 online CPUs (the hogs' and the helpers')");
-	if (sw_preflight())
-		SKIP(return, SW_READY);
 	c->hog_cpu = sw_last_cpu();
 	c->away_cpu = pick_away(c->hog_cpu);
 	ASSERT_LE(0, c->away_cpu);
 	ASSERT_EQ(0, sw_pin(0, c->away_cpu));
-	c->hz = sw_hz(500);
-	c->slice_ns = sw_sysctl_get(SW_BASE_SLICE);
-	ASSERT_LT(0, c->hz) TH_LOG("cannot read jiffies from /sys/kernel/debug/sched/debug");
-	ASSERT_LT(0, c->slice_ns) TH_LOG("cannot read %s", SW_BASE_SLICE);
-	c->tick_ns = 1000000000LL / c->hz;
+	ASSERT_EQ(0, read_timing(_metadata, &c->hz, &c->slice_ns, &c->tick_ns));
 	off_ticks = (c->slice_ns + c->tick_ns - 1) / c->tick_ns;
 
 	/*
@@ -689,16 +809,10 @@ FIXTURE_SETUP(ineligible)
 	 * duration.
 	 */
 	if (!variant->other) {
-		if (variant->hrtick != HRTICK_AS_IS)
-			ASSERT_EQ(0, sw_feature_set("HRTICK", variant->hrtick == HRTICK_ON));
-		hres = cpu_hres_active(c->hog_cpu);
-		c->hrtick = sw_feature_get("HRTICK") == 1 && hres == 1;
-		if (variant->hrtick == HRTICK_ON && hres < 0)
-			SKIP(return, "cannot read cpu%d's hres_active in /proc/timer_list",
-			     c->hog_cpu);
-		if (variant->hrtick == HRTICK_ON && !c->hrtick)
-			SKIP(return, "high-resolution timers inactive on cpu%d: HRTICK cannot act",
-			     c->hog_cpu);
+		why = hrtick_setup(variant->hrtick, c->hog_cpu, &c->hrtick, &err);
+		ASSERT_FALSE(err) TH_LOG("%s", why);
+		if (why)
+			SKIP(return, "%s", why);
 		why = protect_predict(_metadata, c, variant->custom_slice);
 		if (why)
 			SKIP(return, "%s", why);
@@ -780,13 +894,8 @@ FIXTURE_SETUP(ineligible)
 		for (r = 0; r < nr; r++)
 			ASSERT_EQ(0, spawn(c, variant->layout, r));
 	}
-	t0 = sw_now_ns();
-	while (atomic_load(&c->sh->ready) < nr && !c->sh->err[0] &&
-	       sw_now_ns() - t0 < 10000000000LL)
-		usleep(1000);
-	ASSERT_EQ(0, c->sh->err[0]) TH_LOG("a child failed: %s", c->sh->err);
-	ASSERT_EQ(nr, atomic_load(&c->sh->ready)) TH_LOG("children not ready after 10 s");
-	ASSERT_EQ(0, check_layout(_metadata, c, variant->layout, nr));
+	ASSERT_EQ(0, children_ready(_metadata, &c->sh->ready, nr, c->sh->err));
+	ASSERT_EQ(0, check_layout(_metadata, c->sh->pid, variant->layout));
 	if (variant->wakeups) {
 		ASSERT_EQ(0, pthread_create(&c->waker, NULL, waker, c));
 		c->waker_started = true;
@@ -1210,6 +1319,494 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 		SW_MEASURE("runs_under_quantum", short_runs, "runs");
 		EXPECT_LE(short_runs * FLOOR_SHARE, clean_runs);
 	}
+}
+
+/*
+ * PROTECT_ELIGIBLE at a wakeup that does not preempt (the protect_wakeup
+ * fixture). A CPU-bound task, "the hog", runs alone on its CPU, so the
+ * protection it got when picked lasts to its deadline. A wakee with lag
+ * zero arrives: place_entity() puts it at the average, which is the hog's
+ * vruntime, so the hog stays eligible and pick_eevdf() keeps it. Without
+ * the flag the wakee waits for the hog's deadline: the hrtick armed there,
+ * or the first tick after it. With the flag the wakeup ends the protection
+ * where the hog turns ineligible, which is at once when the hog has run
+ * its quantum: the wakee runs after the hrtick's 10 us minimum, or at the
+ * next tick without HRTICK.
+ *
+ * Every cycle builds that situation anew. The hog sleeps a moment, alone,
+ * so it is picked again with lag zero and a fresh protection; it runs
+ * ran_ns, an eighth over the quantum, and wakes the wakee through an
+ * eventfd. The wakee ran alone on another CPU before it slept, so it left
+ * with lag zero; the hog moved it onto its own CPU (sched_setaffinity())
+ * while it slept, so the wakeup is made on the hog's CPU and acted on when
+ * the hog returns to user space, in every preemption mode. The wakee notes
+ * when it runs and moves back.
+ *
+ * A wait is from the hog's write to the wakee's first look at the clock:
+ * a switch or two more than the kernel's decision, tens of microseconds
+ * on hardware, up to 0.6 ms (median of a round) in a 2-CPU QEMU TCG guest.
+ * So the two predictions must lie PW_MIN_GAP_NS apart. Without HRTICK
+ * both waits end at a tick; the hog's sleep is lengthened by a random part
+ * of a tick, so that the wakeups fall at every phase of it, and the
+ * predictions must lie a tick more apart, so that neither wait crosses
+ * the midpoint wherever in the tick it falls. The test raises base_slice
+ * where the default leaves less.
+ *
+ * The hog looks at the clock until the wakee has run; the longest time it
+ * did not is taken for the wakee's run, and what the hog ran from its
+ * write to then ("after" in the log) for the kernel's decision alone; the
+ * rest of the wait is the switches. That split is logged, not judged (a
+ * stall of the CPU while the hog runs can be the longest time). A stalled
+ * CPU -- a host that does not run the guest's -- lengthens waits with the
+ * flag on and off alike: the hog notes the time it lost to gaps over
+ * PW_STALL_NS while it ran before each wakeup, alone on its CPU, and a
+ * round that lost over PW_MAX_STALLED of it is measured again, as one
+ * with too few wakeups is. A measurement that cannot decide fails.
+ *
+ * A hog that asked for a slice of its own keeps its protection with the
+ * flag: in the custom-slice variant hog and wakee ask for twice the base
+ * slice (the wakee too, or PREEMPT_SHORT would preempt for it), and the
+ * waits must lie over the midpoint on and off.
+ */
+#define PW_MIN_GAP_NS	2000000LL	/* least distance of the predictions */
+#define PW_NAP_NS	100000L		/* the hog's sleep before each cycle */
+#define PW_MIN_WAITS	15		/* fewer in a round: it says nothing */
+#define PW_MAX_WAITS	4096
+#define PW_MAX_SLICE_NS	50000000LL	/* longest base_slice the test sets */
+#define PW_STALL_NS	50000LL		/* a gap in the hog's looks: time lost */
+#define PW_MAX_STALLED	0.25		/* share of it that marks a stalled round */
+
+struct pw_shm {
+	atomic_int stop;
+	atomic_int measuring;
+	atomic_int ready;
+	atomic_int asleep;		/* the wakee is about to block */
+	atomic_llong woke_at;		/* when the wakee ran; 0 before */
+	atomic_int woke_cpu;		/* where */
+	atomic_int nr;			/* waits noted this round */
+	atomic_int lost;		/* wakee not run within timeout_ns */
+	atomic_int elsewhere;		/* wakee run on another CPU */
+	pid_t pid[NR_ROLES];		/* HOG_A and WAKEE */
+	char err[ERR_LEN];
+	long long wait_ns[PW_MAX_WAITS];
+	long long ran_ns[PW_MAX_WAITS];	/* the hog's run before the wakeup */
+	long long held_ns[PW_MAX_WAITS];	/* and after it, till it left the CPU */
+	long long stall_ns[PW_MAX_WAITS];	/* gaps while it ran before it */
+};
+
+struct pw_ctx {
+	struct pw_shm *sh;
+	int hog_cpu, wakee_cpu, own_cpu;
+	int efd;
+	long hz;
+	long long tick_ns, slice_ns, quantum_ns, ran_ns, timeout_ns;
+	long long custom_ns;		/* the hog's and the wakee's own slice, or 0 */
+	long long off_ns, on_ns;	/* predicted median waits */
+	bool hrtick;
+};
+
+FIXTURE(protect_wakeup) {
+	struct pw_ctx c;
+};
+
+FIXTURE_VARIANT(protect_wakeup) {
+	enum layout layout;
+	enum hrtick hrtick;
+	bool custom_slice;
+};
+
+FIXTURE_VARIANT_ADD(protect_wakeup, hrtick) {
+	.layout = FLAT, .hrtick = HRTICK_ON,
+};
+
+FIXTURE_VARIANT_ADD(protect_wakeup, hrtick_siblings) {
+	.layout = SIBLINGS, .hrtick = HRTICK_ON,
+};
+
+FIXTURE_VARIANT_ADD(protect_wakeup, hrtick_autogroups) {
+	.layout = AUTOGROUPS, .hrtick = HRTICK_ON,
+};
+
+FIXTURE_VARIANT_ADD(protect_wakeup, tick) {
+	.layout = FLAT, .hrtick = HRTICK_OFF,
+};
+
+FIXTURE_VARIANT_ADD(protect_wakeup, custom_slice) {
+	.layout = FLAT, .hrtick = HRTICK_ON, .custom_slice = true,
+};
+
+static void pw_hog(struct pw_ctx *c)
+{
+	struct timespec nap = { 0, PW_NAP_NS };
+	unsigned int seed = getpid();
+	struct pw_shm *sh = c->sh;
+	pid_t w = sh->pid[WAKEE];
+	long long picked, t0, woke, end, now, prev, gap, held, stall;
+	long slept = -1;
+	struct sw_stats st;
+	uint64_t one = 1;
+	int i;
+
+	atomic_fetch_add(&sh->ready, 1);
+	while (!atomic_load(&sh->stop)) {
+		/* The wakee asleep on its CPU again, once more than last time. */
+		if (!atomic_load(&sh->asleep) || sw_task_state(w) != 'S' ||
+		    sw_stats(w, &st) || st.voluntary <= slept)
+			continue;
+		slept = st.voluntary;
+		if (sw_pin(w, c->hog_cpu))
+			child_fail(sh->err, "moving the sleeping wakee");
+		if (!c->hrtick)
+			nap.tv_nsec = PW_NAP_NS + rand_r(&seed) % c->tick_ns;
+		nanosleep(&nap, NULL);
+		picked = sw_now_ns();
+		prev = picked;
+		stall = 0;
+		for (now = picked; now - picked < c->ran_ns; prev = now) {
+			now = sw_now_ns();
+			if (now - prev > PW_STALL_NS)
+				stall += now - prev;
+		}
+		atomic_store(&sh->woke_at, 0);
+		atomic_store(&sh->asleep, 0);
+		t0 = sw_now_ns();
+		if (write(c->efd, &one, sizeof(one)) != sizeof(one))
+			child_fail(sh->err, "waking the wakee");
+		/* The longest time the hog did not look: the wakee ran then. */
+		end = t0 + c->timeout_ns;
+		prev = t0;
+		gap = 0;
+		held = 0;
+		while (!(woke = atomic_load(&sh->woke_at))) {
+			now = sw_now_ns();
+			if (now - prev > gap) {
+				gap = now - prev;
+				held = prev - t0;
+			}
+			prev = now;
+			if (now >= end)
+				break;
+		}
+		if (!atomic_load(&sh->measuring))
+			continue;
+		if (!woke) {
+			atomic_fetch_add(&sh->lost, 1);
+			continue;
+		}
+		if (atomic_load(&sh->woke_cpu) != c->hog_cpu) {
+			atomic_fetch_add(&sh->elsewhere, 1);
+			continue;
+		}
+		i = atomic_fetch_add(&sh->nr, 1);
+		if (i < PW_MAX_WAITS) {
+			sh->wait_ns[i] = woke - t0;
+			sh->held_ns[i] = held;
+			sh->stall_ns[i] = stall;
+			sh->ran_ns[i] = t0 - picked;
+		}
+	}
+	_exit(0);
+}
+
+static void pw_wakee(struct pw_ctx *c)
+{
+	struct pw_shm *sh = c->sh;
+	uint64_t v;
+
+	atomic_fetch_add(&sh->ready, 1);
+	for (;;) {
+		atomic_store(&sh->asleep, 1);
+		if (read(c->efd, &v, sizeof(v)) != sizeof(v))
+			_exit(0);
+		atomic_store(&sh->woke_cpu, sched_getcpu());
+		atomic_store(&sh->woke_at, sw_now_ns());
+		if (sw_pin(0, c->wakee_cpu))
+			child_fail(sh->err, "moving back to its CPU");
+	}
+}
+
+static int pw_spawn(struct pw_ctx *c, enum layout how, enum role r)
+{
+	const char *why;
+	pid_t pid = sw_fork(true);
+
+	if (pid) {
+		/* Here too: the hog, forked next, reads the wakee's at once. */
+		c->sh->pid[r] = pid;
+		return pid < 0 ? -1 : 0;
+	}
+	c->sh->pid[r] = getpid();
+	why = enter_layout(how, r, 0);
+	if (why)
+		child_fail(c->sh->err, why);
+	if (sw_pin(0, r == WAKEE ? c->wakee_cpu : c->hog_cpu))
+		child_fail(c->sh->err, "pinning");
+	if (c->custom_ns && set_slice(c->custom_ns))
+		child_fail(c->sh->err, "asking for a custom slice (sched_setattr)");
+	if (r == WAKEE)
+		pw_wakee(c);
+	pw_hog(c);
+	_exit(0);
+}
+
+/*
+ * The predictions, and base_slice raised until they lie far enough apart
+ * (see above). The quantum is the unscaled base slice, recomputed when
+ * tunable_scaling is written back after base_slice; the hog runs an eighth
+ * more than that before each wakeup. Returns NULL, or why the situation
+ * cannot be built here.
+ */
+static const char *pw_predict(struct __test_metadata *_metadata, struct pw_ctx *c,
+			      bool custom)
+{
+	long long need = PW_MIN_GAP_NS + (c->hrtick ? 0 : c->tick_ns);
+	long long gap, slice;
+	long scaling;
+	int factor;
+	const char *no = quantum_factor(&scaling, &factor);
+
+	if (no)
+		return no;
+	/* slice - ran = slice * (1 - 9 / (8 * factor)) */
+	gap = c->slice_ns - (c->slice_ns / factor) * 9 / 8;
+	if (gap < need) {
+		slice = (need * 8 * factor / (8 * factor - 9) / 100000 + 1) * 100000;
+		if (slice > PW_MAX_SLICE_NS)
+			return "no base_slice up to 50 ms leaves the wakeup room";
+		TH_LOG("base_slice %lld ns leaves %lld ns between the predictions:",
+		       c->slice_ns, gap);
+		TH_LOG("raised to %lld ns", slice);
+		c->slice_ns = slice;
+		if (sw_sysctl_set(SW_BASE_SLICE, c->slice_ns))
+			return "cannot write " SW_BASE_SLICE;
+	}
+	if (sw_sysctl_set(SW_SCALING, scaling))
+		return "cannot write " SW_SCALING;
+	c->quantum_ns = c->slice_ns / factor;
+	c->ran_ns = c->quantum_ns * 9 / 8;
+	c->off_ns = c->slice_ns - c->ran_ns;
+	c->on_ns = 0;
+	if (!c->hrtick) {
+		/* Both waits end at a tick: on average half a tick later. */
+		c->off_ns += c->tick_ns / 2;
+		c->on_ns = c->tick_ns / 2;
+	}
+	if (custom) {
+		/* The hog keeps its protection: to its own, longer deadline. */
+		c->custom_ns = 2 * c->slice_ns;
+		c->off_ns += c->custom_ns - c->slice_ns;
+		c->on_ns = c->off_ns;
+	}
+	c->timeout_ns = c->custom_ns + c->slice_ns + 4 * c->tick_ns + 20000000LL;
+	return NULL;
+}
+
+FIXTURE_SETUP(protect_wakeup)
+{
+	const char *const need[] = { "PROTECT_ELIGIBLE", NULL };
+	struct pw_ctx *c = &self->c;
+	const char *why = machine_ready(need, variant->layout);
+	cpu_set_t online;
+	bool err;
+	int cpu;
+
+	if (why)
+		SKIP(return, "%s", why);
+	/* This process on a third CPU where there is one, else the wakee's. */
+	c->hog_cpu = sw_last_cpu();
+	c->wakee_cpu = pick_away(c->hog_cpu);
+	ASSERT_LE(0, c->wakee_cpu);
+	ASSERT_EQ(0, sw_online(&online));
+	c->own_cpu = c->wakee_cpu;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &online) && cpu != c->hog_cpu && cpu != c->wakee_cpu) {
+			c->own_cpu = cpu;
+			break;
+		}
+	ASSERT_EQ(0, sw_pin(0, c->own_cpu));
+	ASSERT_EQ(0, read_timing(_metadata, &c->hz, &c->slice_ns, &c->tick_ns));
+	why = hrtick_setup(variant->hrtick, c->hog_cpu, &c->hrtick, &err);
+	ASSERT_FALSE(err) TH_LOG("%s", why);
+	if (why)
+		SKIP(return, "%s", why);
+	why = pw_predict(_metadata, c, variant->custom_slice);
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, sw_sysctl_set(SW_SCHEDSTATS, 1));
+	if (variant->layout == AUTOGROUPS)
+		ASSERT_EQ(0, sw_sysctl_set(SW_AUTOGROUP, 1));
+	ASSERT_EQ(0, sw_feature_set("PROTECT_ELIGIBLE", false));
+	TH_LOG("features: %s", sw_features_line());
+
+	c->sh = mmap(NULL, sizeof(*c->sh), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, c->sh);
+	memset(c->sh, 0, sizeof(*c->sh));
+	c->efd = eventfd(0, 0);
+	ASSERT_LE(0, c->efd);
+	if (variant->layout == SIBLINGS) {
+		int ret = sw_cg_make(cg_of[SIBLINGS][HOG_A], 0);
+
+		if (!ret)
+			ret = sw_cg_make(cg_of[SIBLINGS][WAKEE], 0);
+		if (ret == SW_CG_NO_CPU)
+			SKIP(return, "the cpu controller cannot be enabled here (see above)");
+		ASSERT_EQ(0, ret);
+	}
+	/* The wakee first: the hog waits for it to sleep. */
+	ASSERT_EQ(0, pw_spawn(c, variant->layout, WAKEE));
+	ASSERT_EQ(0, pw_spawn(c, variant->layout, HOG_A));
+	ASSERT_EQ(0, children_ready(_metadata, &c->sh->ready, 2, c->sh->err));
+	ASSERT_EQ(0, check_layout(_metadata, c->sh->pid, variant->layout));
+}
+
+FIXTURE_TEARDOWN(protect_wakeup)
+{
+	if (self->c.sh)
+		atomic_store(&self->c.sh->stop, true);
+	sw_restore();
+}
+
+struct pw_round {
+	long long median_ns, p90_ns, ran_ns;	/* ran_ns: the hog's median run */
+	long long held_ns, held_p90_ns;	/* the hog's run after the wakeup */
+	double stalled;		/* share of the hogs' runs before the wakeups lost */
+	int waits, lost, elsewhere;
+	int over;		/* waits at or over the midpoint */
+	double ticks;		/* share of the expected ticks the CPU handled, or -1 */
+	const char *invalid;
+};
+
+static int pw_measure(struct pw_ctx *c, long long round_ns, long long mid,
+		      struct pw_round *r)
+{
+	static long long waits[PW_MAX_WAITS], ran[PW_MAX_WAITS], held[PW_MAX_WAITS];
+	long long stall = 0;
+	struct pw_shm *sh = c->sh;
+	long long t0, irq0, irq1;
+	int i, n;
+
+	usleep(SETTLE_US);
+	memset(r, 0, sizeof(*r));
+	atomic_store(&sh->nr, 0);
+	atomic_store(&sh->lost, 0);
+	atomic_store(&sh->elsewhere, 0);
+	irq0 = sw_timer_irqs(c->hog_cpu);
+	t0 = sw_now_ns();
+	atomic_store(&sh->measuring, 1);
+	usleep(round_ns / 1000);
+	atomic_store(&sh->measuring, 0);
+	/* The hog notes a wait once it ended: one more may still come. */
+	usleep((c->timeout_ns + c->ran_ns) / 1000);
+	irq1 = sw_timer_irqs(c->hog_cpu);
+	r->ticks = irq0 < 0 || irq1 < 0 ? -1 :
+		   (double)(irq1 - irq0) * c->tick_ns / (sw_now_ns() - t0);
+	if (sh->err[0])
+		return -1;
+	n = atomic_load(&sh->nr);
+	if (n > PW_MAX_WAITS)
+		n = PW_MAX_WAITS;
+	for (i = 0; i < n; i++) {
+		waits[i] = sh->wait_ns[i];
+		ran[i] = sh->ran_ns[i];
+		held[i] = sh->held_ns[i];
+		stall += sh->stall_ns[i];
+		r->over += waits[i] >= mid;
+	}
+	qsort(waits, n, sizeof(waits[0]), cmp_ll);
+	qsort(ran, n, sizeof(ran[0]), cmp_ll);
+	qsort(held, n, sizeof(held[0]), cmp_ll);
+	r->stalled = n ? (double)stall / (n * c->ran_ns) : 0;
+	r->held_ns = n ? held[n / 2] : 0;
+	r->held_p90_ns = n ? held[n * 9 / 10] : 0;
+	r->waits = n;
+	r->median_ns = n ? waits[n / 2] : 0;
+	r->p90_ns = n ? waits[n * 9 / 10] : 0;
+	r->ran_ns = n ? ran[n / 2] : 0;
+	r->lost = atomic_load(&sh->lost);
+	r->elsewhere = atomic_load(&sh->elsewhere);
+	if (n < PW_MIN_WAITS)
+		r->invalid = "too few wakeups to tell";
+	else if (r->stalled > PW_MAX_STALLED)
+		r->invalid = "the CPU stalled";
+	return 0;
+}
+
+static void pw_log_round(struct __test_metadata *_metadata, int pair, const char *state,
+			 const struct pw_round *r)
+{
+	TH_LOG("  pair %d %-3s: median wait %6.3f ms, p90 %.3f ms; %d wakeups,",
+	       pair, state, r->median_ns / 1e6, r->p90_ns / 1e6, r->waits);
+	TH_LOG("    %d over the midpoint, %d lost; the hog ran %.3f ms before each,",
+	       r->over, r->lost, r->ran_ns / 1e6);
+	TH_LOG("    %.3f ms (p90 %.3f) after; %.1f%% of the run before lost; ticks %.0f%%%s%s",
+	       r->held_ns / 1e6, r->held_p90_ns / 1e6, 100 * r->stalled,
+	       r->ticks < 0 ? -1.0 : 100 * r->ticks,
+	       r->invalid ? ": " : "", r->invalid ? r->invalid : "");
+}
+
+/*
+ * Pairs of rounds, off then on, as in the ineligible test: AGREE_TO_PASS
+ * pairs whose median waits lie on their predicted sides of the midpoint
+ * pass, DISAGREE_TO_FAIL others fail; a pair with too few wakeups or whose
+ * CPU missed ticks is measured again, up to MAX_PAIRS. A wakee that ran on
+ * another CPU than the hog's fails the test: the wakeup was not the one
+ * under test.
+ */
+TEST_F_TIMEOUT(protect_wakeup, waits, 120)
+{
+	struct pw_ctx *c = &self->c;
+	long long mid = c->custom_ns ? c->off_ns / 2 : (c->on_ns + c->off_ns) / 2;
+	int pair = 0, agree = 0, disagree = 0, again = 0, elsewhere = 0;
+	struct pw_round off, on;
+	bool ok;
+
+	TH_LOG("PROTECT_ELIGIBLE at a wakeup, hog and wakee in %s; hog on cpu%d, wakee's cpu%d",
+	       layout_names[variant->layout], c->hog_cpu, c->wakee_cpu);
+	TH_LOG("HZ=%ld, base_slice %lld ns, quantum %.3f ms, HRTICK %s; the hog runs %.3f ms",
+	       c->hz, c->slice_ns, c->quantum_ns / 1e6, c->hrtick ? "acts" : "off",
+	       c->ran_ns / 1e6);
+	if (c->custom_ns)
+		TH_LOG("both asked for %.3f ms slices: off and on wait ~%.3f ms, >= %.3f ms",
+		       c->custom_ns / 1e6, c->off_ns / 1e6, mid / 1e6);
+	else
+		TH_LOG("predicted median wait: off %.3f ms (%s), on %.3f ms; midpoint %.3f ms",
+		       c->off_ns / 1e6, c->hrtick ? "to the hog's deadline" :
+		       "to the first tick after the hog's deadline", c->on_ns / 1e6, mid / 1e6);
+
+	while (agree < AGREE_TO_PASS && disagree < DISAGREE_TO_FAIL && pair < MAX_PAIRS) {
+		pair++;
+		ASSERT_EQ(0, sw_feature_set("PROTECT_ELIGIBLE", false));
+		ASSERT_EQ(0, pw_measure(c, MIN_ROUND_NS, mid, &off)) TH_LOG("%s", c->sh->err);
+		ASSERT_EQ(0, sw_feature_set("PROTECT_ELIGIBLE", true));
+		ASSERT_EQ(0, pw_measure(c, MIN_ROUND_NS, mid, &on)) TH_LOG("%s", c->sh->err);
+		pw_log_round(_metadata, pair, "off", &off);
+		pw_log_round(_metadata, pair, "on", &on);
+		elsewhere += off.elsewhere + on.elsewhere;
+		ok = off.median_ns >= mid &&
+		     (c->custom_ns ? on.median_ns >= mid : on.median_ns < mid);
+		if (!off.invalid && !on.invalid && ok) {
+			agree++;
+		} else if (off.invalid || on.invalid ||
+			   (off.ticks >= 0 && off.ticks < FAIR_TICKS) ||
+			   (on.ticks >= 0 && on.ticks < FAIR_TICKS)) {
+			again++;
+			TH_LOG("  pair %d: too few wakeups, a stalled CPU or missed ticks:", pair);
+			TH_LOG("  measured again");
+		} else {
+			disagree++;
+		}
+	}
+	ASSERT_EQ(0, sw_feature_set("PROTECT_ELIGIBLE", false));
+	TH_LOG("%d of %d pairs agree with the prediction, %d disagree, %d measured again",
+	       agree, pair, disagree, again);
+	SW_MEASURE("pairs_agree", agree, "pairs");
+	SW_MEASURE("median_wait_off", off.median_ns / 1e6, "ms");
+	SW_MEASURE("median_wait_on", on.median_ns / 1e6, "ms");
+	SW_MEASURE("median_held_off", off.held_ns / 1e6, "ms");
+	SW_MEASURE("median_held_on", on.held_ns / 1e6, "ms");
+	EXPECT_EQ(0, elsewhere) TH_LOG("the wakee ran %d times on a CPU not the hog's", elsewhere);
+	EXPECT_EQ(AGREE_TO_PASS, agree);
 }
 
 TEST_HARNESS_MAIN
