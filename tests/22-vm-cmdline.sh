@@ -2,6 +2,7 @@
 # scripts/vm: the QEMU command line (--dry-run), and bad topologies refused
 # with one line before QEMU starts.
 . "$(dirname "$0")/lib.sh"
+. "$SCRIPTS/lib/qemu.sh"
 printf '#!/bin/sh\ntouch %s/qemu-ran\n' "$TMP" >"$TMP/qemu"
 chmod +x "$TMP/qemu"
 export QEMU=$TMP/qemu
@@ -20,9 +21,21 @@ for want in "node,nodeid=1,memdev=mem1" "cpu,node-id=1,socket-id=1" "size=1024M"
 done
 cmd=$(vm --dry-run --cpus 8 --sockets 1 --cores 4 --threads 2 -- true) || fail "SMT dry run failed"
 grep -qF -- "-smp 8,sockets=1,cores=4,threads=2" <<<"$cmd" || fail "SMT topology wrong"
-cmd=$(vm --dry-run --tcg-threads multi -- true) || fail "multi-threaded TCG dry run failed"
+cmd=$(vm --dry-run --tcg-threads multi --clock host -- true) || fail "multi-threaded TCG dry run failed"
 grep -qF -- "-accel tcg,thread=multi" <<<"$cmd" || fail "--tcg-threads multi not passed to QEMU"
 echo "dry runs: default, NUMA, SMT and multi-threaded TCG command lines as expected"
+# The clock: virtual time by default (icount, sleep=off, the RTC on it too),
+# SW_CLOCK or --clock for another shift or the host's time.
+cmd=$(SW_CLOCK="" vm --dry-run -- true) || fail "default clock dry run failed"
+grep -qF -- "-icount shift=$VM_ICOUNT_SHIFT_DEFAULT,sleep=off,align=off -rtc clock=vm" <<<"$cmd" ||
+	fail "the default is not virtual time at shift $VM_ICOUNT_SHIFT_DEFAULT: $cmd"
+cmd=$(vm --dry-run --clock icount:3 -- true) && grep -qF -- "-icount shift=3,sleep=off" <<<"$cmd" ||
+	fail "--clock icount:3 not passed: $cmd"
+cmd=$(SW_CLOCK=icount:0 vm --dry-run -- true) && grep -qF -- "-icount shift=0," <<<"$cmd" ||
+	fail "SW_CLOCK=icount:0 not passed: $cmd"
+cmd=$(SW_CLOCK=icount:0 vm --dry-run --clock host -- true) && ! grep -qF -- "-icount" <<<"$cmd" ||
+	fail "--clock host still counts instructions: $cmd"
+echo "clock: icount at shift $VM_ICOUNT_SHIFT_DEFAULT by default; --clock and SW_CLOCK choose another shift or host time"
 # Paths with commas: QEMU reads a comma as the end of a value unless doubled.
 mkdir -p "$TMP/run,1" "$TMP/out,2"
 cmd=$(vm --dry-run --log "$TMP/run,1" --out "$TMP/out,2" -- true) || fail "dry run with commas failed"
@@ -78,6 +91,11 @@ bad --cpus 8 --sockets 2 --numa 3
 bad --mem 100
 bad --cpus 128 --sockets 2
 bad --tcg-threads many
+bad --clock wall
+bad --clock icount:11
+bad --clock icount:
+bad --tcg-threads multi
+SW_CLOCK=bogus bad
 bad --bogus
 bad --kernel "$root/boot/vmlinuz-6.12.0-x" --root "$root" --disk --out "$TMP/o" --log "$TMP/o/run"
 bad --disk
@@ -85,7 +103,7 @@ bad --data 8
 bad --data lots
 # An option without its value, last or followed by the next option: one
 # line and exit 2, not bash's own message.
-for o in --cpus --sockets --timeout --out --kernel --log --append --data; do
+for o in --cpus --sockets --timeout --out --kernel --log --append --data --clock; do
 	out=$(vm "$o" 2>&1)
 	rc=$?
 	[ "$rc" = 2 ] && [ "$out" = "vm: error: $o needs a value (see --help)" ] ||

@@ -67,6 +67,9 @@ machine_report() {
 	echo "llcs:      $(sysfs_list /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list)"
 	echo "nodes:     $(sysfs_list /sys/devices/system/node/node*/cpulist)"
 	echo "autogroup: $ag"
+	# Under QEMU (scripts/vm), the clock the guest's time follows: "icount
+	# shift=N" (instructions counted, host load does not show) or "host".
+	echo "clock:     ${SW_CLOCK:-not a scripts/vm guest} ($(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null))"
 	# What 7.3 added that moves placement and EEVDF: HRTICK's state, cache-
 	# aware load balancing, the cgroup weight mode ("-" where absent).
 	local line hrtick=- llc=- cgm=-

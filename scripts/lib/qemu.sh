@@ -5,6 +5,8 @@
 #
 # In:  VM_KERNEL VM_CPUS VM_SOCKETS VM_CORES VM_THREADS VM_NODES VM_MEM (MiB)
 #      VM_ACCEL (kvm|tcg) VM_TCG (single|multi: TCG threads)
+#      VM_CLOCK (icount|host) VM_SHIFT (icount's shift: 2^SHIFT ns an
+#      instruction)
 #      VM_RUN (run directory) VM_OUT (results dir or "")
 #      VM_DISK (an ext4 image to boot as the root, or "": the 9p root)
 #      VM_INITRD (the initramfs for VM_DISK)
@@ -45,6 +47,33 @@ vm_check_topology() {
 	if [ "$VM_MEM" -lt 256 ]; then
 		echo "bad topology: at least 256 MiB of memory, got $VM_MEM" >&2
 		return 1
+	fi
+}
+
+# The shift of the instruction-counted clock when none is asked for: each
+# instruction is 2^SHIFT ns of guest time
+# (reports/2026-12-05-virtual-time-tracing.md: the wall time and the
+# figures at shifts 0-3).
+VM_ICOUNT_SHIFT_DEFAULT=1
+
+# vm_parse_clock SPEC: VM_CLOCK and VM_SHIFT from host, icount or
+# icount:SHIFT; one line on stderr and status 1 for anything else.
+vm_parse_clock() {
+	case $1 in
+	host) VM_CLOCK=host VM_SHIFT="" ;;
+	icount) VM_CLOCK=icount VM_SHIFT=$VM_ICOUNT_SHIFT_DEFAULT ;;
+	icount:[0-9] | icount:10) VM_CLOCK=icount VM_SHIFT=${1#icount:} ;;
+	*) echo "the clock is host, icount or icount:SHIFT (SHIFT 0-10), not '$1'" >&2
+		return 1 ;;
+	esac
+}
+
+# vm_clock_name: the clock as results record it ("icount shift=1", "host").
+vm_clock_name() {
+	if [ "$VM_CLOCK" = icount ]; then
+		echo "icount shift=$VM_SHIFT"
+	else
+		echo host
 	fi
 }
 
@@ -109,6 +138,12 @@ vm_build_cmd() {
 		QEMU_CMD+=(-accel kvm -cpu "host${VM_AMD:+,topoext=on}")
 	else
 		QEMU_CMD+=(-accel "tcg,thread=${VM_TCG:-single}" -cpu max)
+		# Virtual time: the clocks count instructions; idle time is
+		# skipped (sleep=off) and never paced to the host (align=off).
+		# The RTC follows it too, so nothing in the guest reads the
+		# host's time.
+		[ "${VM_CLOCK:-host}" = icount ] &&
+			QEMU_CMD+=(-icount "shift=$VM_SHIFT,sleep=off,align=off" -rtc clock=vm)
 	fi
 	QEMU_CMD+=(-smp "$VM_CPUS,sockets=$VM_SOCKETS,cores=$VM_CORES,threads=$VM_THREADS"
 		-m "$VM_MEM")
