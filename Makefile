@@ -11,7 +11,7 @@ ifdef BASE
 export SW_BASE := $(BASE)
 endif
 
-.PHONY: help deps tree export submit robot deb deb-boot hw kernel run matrix bench bench-native seeds torture kselftest lava check clean
+.PHONY: help deps tree export submit robot deb deb-boot hw kernel run matrix bench bench-native seeds torture kselftest lava check check-full clean
 
 help:
 	@echo "BASE=7.3     the mainline line (default), BASE=6.12 the 6.12.y backport line:"
@@ -20,7 +20,9 @@ help:
 	@echo "             run the selftests"
 	@echo "make check   both lines: static checks, tooling tests and guest tests; ends"
 	@echo "             'N passed, N failed, N skipped'; tests side by side as the host's CPUs"
-	@echo "             allow (SW_CHECK_CPUS=1: one at a time)"
+	@echo "             allow (SW_CHECK_CPUS=1: one at a time); what must hold for every change"
+	@echo "make check-full  make check and the second tier: robot, six-cell matrix, 6.12.y"
+	@echo "             mutants, packaged kernel from disk, LAVA, short torture; before posting"
 	@echo "make matrix  the selftests in every cell of scripts/config/matrix.cells (topologies,"
 	@echo "             HZ=250, preempt modes); REPEAT=N runs each cell N times, CELLS=\"a b\" some"
 	@echo "make deps    install the Debian packages (root)"
@@ -136,6 +138,9 @@ matrix: tree
 
 check: deps
 	@$(SCRIPTS)/check
+
+check-full: deps
+	@$(SCRIPTS)/check --full
 
 clean:
 	@for l in $(notdir $(patsubst %/series,%,$(wildcard patches/*/series))); do \

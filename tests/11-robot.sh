@@ -8,6 +8,7 @@
 # labels, UP, no fair group scheduling, no schedstats, PREEMPT_RT, i386,
 # arm64).
 # check: cpus all
+# check: full
 . "$(dirname "$0")/lib.sh"
 for line in $SW_LINES; do
 	SW_BASE=$line "$SCRIPTS/robot" --cells "${SW_CHECK_ROBOT_CELLS:-x86_64}" ||

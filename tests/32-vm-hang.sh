@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # A guest command that never finishes is stopped at the timeout and reported
 # as a hang; so is a guest that never boots (a "kernel" of zeroes that never
-# prints anything).
+# prints anything). The command sleeps forever: a finite sleep would not do,
+# since on virtual time (icount, sleep=off) an idle guest's clock jumps to its
+# next timer, and 'sleep 1000' ends after seconds of host time.
 # check: after 01
 . "$(dirname "$0")/lib.sh"
 need_kernel
 vm_fails 124 "guest hang: command did not finish within 25s" 45 \
-	--cpus 2 --sockets 1 --mem 512 --timeout 25 -- 'sleep 1000'
+	--cpus 2 --sockets 1 --mem 512 --timeout 25 -- 'sleep infinity'
 head -c 4096 /dev/zero >"$TMP/notakernel"
 vm_fails 124 "guest hang: no boot within 6s" 20 \
 	--kernel "$TMP/notakernel" --cpus 1 --sockets 1 --mem 256 --timeout 6 -- true

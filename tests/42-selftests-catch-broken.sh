@@ -12,7 +12,10 @@
 #             tick one passes (the tick is its floor), so does the custom
 #             slice; protect_wakeup passes (its hog has run the quantum);
 #   wakeup    (PROTECT_ELIGIBLE without its wakeup hunk), 2 LLCs x 4:
-#             protect_wakeup fails but its custom slice, ineligible passes.
+#             protect_wakeup fails but its custom slice, ineligible passes;
+#   min-quantum, hrtick-vprot, hrtick-repick (each of the three fixes of
+#             mainline's protected slice undone), 2 LLCs x 4: the
+#             protect_base case of that fix fails, the other two pass.
 # The 6.12.y line's EEVDF flags: their variants skip on mainline (the flags
 # are missing), as PROTECT_ELIGIBLE's do on 6.12.y, and are checked there:
 #   root, leaf (INELIGIBLE judged on the root runqueue, or on the task's own
@@ -20,6 +23,7 @@
 #             elsewhere fail, the others pass;
 #   slice     (a task's own long slice cut too), 2 LLCs x 4: only the
 #             custom-slice test fails.
+# make check runs the mainline line's; make check-full both lines'.
 # The mutants of a line are built first, then booted one guest per host CPU
 # at once; the verdicts print in order.
 # The custom-slice test expects the same runs with the flag on and off, so
@@ -109,7 +113,7 @@ jobs=$(nproc)
 need_kernel
 out=$BUILD/check-mutants
 rm -rf "$out" && mkdir -p "$out"
-mutants noop inverted quantum wakeup
+mutants noop inverted quantum wakeup min-quantum hrtick-vprot hrtick-repick
 check noop smt2x4 "" "wa_idle_prev.on.placement:pass wa_idle_prev.off.placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:pass
 	$(ineligible_skip) $(protect_broken)"
@@ -127,7 +131,21 @@ check wakeup llc2x4 ineligible "$(protect_wakeup_want fail)
 	ineligible.protect_hrtick.runs:pass ineligible.protect_hrtick_siblings.runs:pass
 	ineligible.protect_hrtick_autogroups.runs:pass ineligible.protect_tick.runs:pass
 	ineligible.protect_custom_slice.runs:pass"
+# Each fix of mainline's protected slice undone: its own case fails.
+check min-quantum llc2x4 ineligible "protect_base.no_parity.runs:fail
+	protect_base.short_slice.runs:pass protect_base.repick.runs:pass"
+check hrtick-vprot llc2x4 ineligible "protect_base.short_slice.runs:fail
+	protect_base.no_parity.runs:pass protect_base.repick.runs:pass"
+check hrtick-repick llc2x4 ineligible "protect_base.repick.runs:fail
+	protect_base.short_slice.runs:pass protect_base.no_parity.runs:pass"
 verdicts
+
+# The 6.12.y line's mutants are the second tier's (make check-full).
+if [ "${SW_CHECK_TIER:-full}" != full ]; then
+	[ $bad = 0 ] || fail "the selftests did not catch a broken kernel as predicted (logs in $out)"
+	echo "the 6.12.y line's mutants: make check-full"
+	exit 0
+fi
 
 # The 6.12.y line: its EEVDF flags (its kernel: tests/41).
 export SW_BASE=6.12

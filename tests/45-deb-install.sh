@@ -8,6 +8,7 @@
 # skips with its reason, and the report names the packaged kernel and shows
 # the guest's topology.
 # check: cpus all
+# check: full
 . "$(dirname "$0")/lib.sh"
 "$SCRIPTS/deb" --config vm || fail "make deb CONFIG=vm failed"
 mapfile -t img < <(ls "$BUILD"/deb/vm/linux-image-*-sched-wakeup_*.deb 2>/dev/null)

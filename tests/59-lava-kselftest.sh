@@ -8,6 +8,7 @@
 # tests/58 already checks from samples to LAVA results and back.
 # check: after 01
 # check: uses lava selftests
+# check: full
 . "$(dirname "$0")/lib.sh"
 need_kernel
 "$SCRIPTS/selftests" --tar >"$TMP/st.log" 2>&1 || { cat "$TMP/st.log"; fail "scripts/selftests --tar failed"; }

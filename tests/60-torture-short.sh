@@ -7,6 +7,7 @@
 # exited 0, the features line and all CPUs came back, every kind of churn
 # actually happened, and the report carries the seed that replays it.
 # check: cpus all
+# check: full
 . "$(dirname "$0")/lib.sh"
 dbg=$BUILD/obj-debug
 "$SCRIPTS/build" --obj "$dbg" --fragment "$TOP/scripts/config/debug.config" >"$TMP/build.log" 2>&1 ||

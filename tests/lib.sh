@@ -43,7 +43,12 @@ install_selftests() {
 #             crossing, and HRTICK is armed there
 #   wakeup    PROTECT_ELIGIBLE without its wakeup hunk: a wakeup that does
 #             not preempt leaves the protection as it was
-# (root, leaf, slice: the 6.12.y line's flags; quantum, wakeup: the mainline's).
+#   min-quantum   mainline's fix 1 undone: NO_RUN_TO_PARITY with
+#             PREEMPT_SHORT gives no minimum quantum
+#   hrtick-vprot  fix 2 undone: the hrtick armed for the deadline alone
+#   hrtick-repick fix 3 undone: no hrtick for the current task picked again
+# (root, leaf, slice: the 6.12.y line's flags; quantum, wakeup and the
+# fixes: the mainline's).
 build_mutant() {
 	local name=$1 f=$KSRC/kernel/sched/fair.c want n
 	local SW_FLAGS
@@ -73,6 +78,15 @@ build_mutant() {
 	wakeup)
 		want=1
 		perl -pi -e 's/^\tif \(sched_feat\(PROTECT_ELIGIBLE\) && se->on_rq && !se->custom_slice\) \{/\tif (false) {/' "$f" ;;
+	min-quantum)
+		want=1
+		perl -pi -e 's/^\t\t\tif \(!sched_feat\(RUN_TO_PARITY\)\)$/\t\t\tif (false)/' "$f" ;;
+	hrtick-vprot)
+		want=1
+		perl -pi -e 's/^\tif \(protect_slice\(se\) && vruntime_cmp\(se->vprot, "<", se->deadline\)\)$/\tif (false)/' "$f" ;;
+	hrtick-repick)
+		want=1
+		perl -pi -e 's/^\tif \(p == rq->donor && hrtick_enabled_fair\(rq\)\)$/\tif (false)/' "$f" ;;
 	slice)
 		want=2
 		perl -0pi -e 's/\tif \(task_se->custom_slice && task_se->slice > sysctl_sched_base_slice\)\n\t\treturn false;\n//' "$f" ;;

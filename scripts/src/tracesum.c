@@ -21,10 +21,10 @@
  *    ran, at their offsets from the run's start: what ended it, what was
  *    armed, what fired and did not end it.
  * With --runs FILE, every selected run goes to FILE as
- * "cpu<TAB>comm<TAB>start_ns<TAB>length_ns", in trace order.
+ * "cpu<TAB>comm<TAB>pid<TAB>start_ns<TAB>length_ns", in trace order.
  *
  * usage: tracesum [--comm NAME] [--cpu N] [--long MS] [--list N]
- *                 [--after US] [--runs FILE] [REPORT]
+ *                 [--after US] [--runs FILE] [--by-pid] [REPORT]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -36,6 +36,9 @@
 #define MAX_CPUS	256
 #define COMM_LEN	32
 #define MAX_NAMES	512
+
+struct name;
+static struct name *name_of(const char *comm);
 #define NOTE_MAX	48	/* events kept per CPU for the long-run listing */
 #define NOTE_LEN	112
 #define PID_SLOTS	(1 << 16)
@@ -86,7 +89,7 @@ static struct cpu cpus[MAX_CPUS];
 static struct wake wakes[PID_SLOTS];
 static struct timer timers[TIMER_SLOTS];
 static const char *sel_comm;
-static int sel_cpu = -1, list_max = 20, listed, long_seen;
+static int sel_cpu = -1, list_max = 20, listed, long_seen, by_pid;
 static ns_t long_ns = -1, after_ns = 200000;
 static FILE *runs_out;
 static ns_t first_ts = -1, last_ts;
@@ -109,6 +112,17 @@ static void push(struct vec *v, ns_t x)
 			die("out of memory");
 	}
 	v->v[v->n++] = x;
+}
+
+/* The row a task's figures go to: its name, or with --by-pid name-pid. */
+static struct name *row_of(const char *comm, int pid)
+{
+	char key[COMM_LEN + 12];
+
+	if (!by_pid)
+		return name_of(comm);
+	snprintf(key, sizeof(key), "%s-%d", comm, pid);
+	return name_of(key);
 }
 
 static struct name *name_of(const char *comm)
@@ -203,11 +217,11 @@ static void end_run(int cpu, ns_t ts, const char *state)
 	len = ts - c->since;
 	if (!selected(cpu, c->comm))
 		return;
-	n = name_of(c->comm);
+	n = row_of(c->comm, c->pid);
 	if (n)
 		push(&n->runs, len);
 	if (runs_out)
-		fprintf(runs_out, "%d\t%s\t%lld\t%lld\n", cpu, c->comm, c->since - first_ts, len);
+		fprintf(runs_out, "%d\t%s\t%d\t%lld\t%lld\n", cpu, c->comm, c->pid, c->since - first_ts, len);
 	if (long_ns < 0 || len <= long_ns)
 		return;
 	long_seen++;
@@ -265,7 +279,7 @@ static void on_switch(int cpu, ns_t ts, const char *args)
 	c->dropped = 0;
 	w = c->pid > 0 ? wake_slot(c->pid, 0) : NULL;
 	if (w && w->at >= 0) {
-		if (selected(cpu, comm) && (n = name_of(comm)))
+		if (selected(cpu, comm) && (n = row_of(comm, c->pid)))
 			push(&n->lat, ts - w->at);
 		w->at = -1;
 	}
@@ -436,7 +450,7 @@ static void table(const char *title, int lat)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: tracesum [--comm NAME] [--cpu N] [--long MS] [--list N] [--after US]\n"
-		   "                [--runs FILE] [REPORT]\n"
+		   "                [--runs FILE] [--by-pid] [REPORT]\n"
 		   "  REPORT    the text of 'trace-cmd report -R -t' (default: standard input)\n"
 		   "  --comm    only the runs and wakeups of tasks of this name\n"
 		   "  --cpu     only those on this CPU\n"
@@ -444,7 +458,8 @@ static void usage(FILE *f)
 		   "  --list    list at most N such runs (default 20)\n"
 		   "  --after   a switch within US us of an hrtick firing counts as its\n"
 		   "            (default 200)\n"
-		   "  --runs    write every selected run to FILE (cpu, comm, start, length in ns)\n");
+		   "  --runs    write every selected run to FILE (cpu, comm, pid, start, length in ns)\n"
+		   "  --by-pid  a row per task (name-pid), not per name\n");
 }
 
 static double number(const char *opt, const char *s)
@@ -467,7 +482,8 @@ int main(int argc, char **argv)
 		{ "comm", required_argument, NULL, 'c' }, { "cpu", required_argument, NULL, 'C' },
 		{ "long", required_argument, NULL, 'l' }, { "list", required_argument, NULL, 'n' },
 		{ "after", required_argument, NULL, 'a' }, { "runs", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "by-pid", no_argument, NULL, 'p' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	FILE *in = stdin;
 	char *line = NULL;
@@ -490,6 +506,7 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			break;
+		case 'p': by_pid = 1; break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, "tracesum: error: unknown option or missing value '%s' (see --help)\n",

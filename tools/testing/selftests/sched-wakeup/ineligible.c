@@ -60,6 +60,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -121,6 +122,7 @@ struct shm {
 	char err[ERR_LEN];		/* a child's setup failure */
 	long long run_ns[MAX_RUNS];	/* completed runs while measuring */
 	bool gapped[MAX_RUNS];		/* see hog() */
+	char whose[MAX_RUNS];		/* the hog (1 or 2) that made the run */
 };
 
 /* The test's state, shared by the fixture and the helpers. */
@@ -132,6 +134,8 @@ struct ctx {
 	long long tick_ns, slice_ns, period_ns;
 	long long on_ns, off_ns;	/* predicted median runs */
 	long long custom_ns;		/* the hogs' own slice, or 0 */
+	long long custom_b_ns;		/* HOG_B's own slice alone, or 0 */
+	int judged;			/* the hog whose runs count, or 0: both */
 	long long quantum_ns;		/* PROTECT_ELIGIBLE's floor, or 0 */
 	bool hrtick;			/* HRTICK acts on the hogs' CPU */
 	pid_t leader;
@@ -282,6 +286,7 @@ static void hog(struct shm *sh, int id)
 		if (i < MAX_RUNS) {
 			sh->run_ns[i] = now - prev;
 			sh->gapped[i] = gap_seen || gap_before;
+			sh->whose[i] = 3 - id;
 		}
 		atomic_fetch_add(&sh->noted, 1);
 	}
@@ -372,6 +377,8 @@ static void child(struct ctx *c, enum layout how, enum role r)
 	if (sw_pin(0, c->hog_cpu))
 		child_fail(sh->err, "pinning a hog");
 	if (c->custom_ns && set_slice(c->custom_ns))
+		child_fail(sh->err, "asking for a custom slice (sched_setattr)");
+	if (r == HOG_B && c->custom_b_ns && set_slice(c->custom_b_ns))
 		child_fail(sh->err, "asking for a custom slice (sched_setattr)");
 	hog(sh, r + 1);
 }
@@ -1064,9 +1071,10 @@ static int measure(struct ctx *c, long long round_ns, struct round *r)
 		r->hog_ns[i] = after[i].sum_exec_ns - before[i].sum_exec_ns;
 	if (n > MAX_RUNS)
 		n = MAX_RUNS;
-	r->runs = n;
 	for (i = 0; i < n; i++) {
-		all[i] = sh->run_ns[i];
+		if (c->judged && sh->whose[i] != c->judged)
+			continue;
+		all[r->runs++] = sh->run_ns[i];
 		if (sh->gapped[i])
 			continue;
 		clean[r->clean++] = sh->run_ns[i];
@@ -1076,6 +1084,7 @@ static int measure(struct ctx *c, long long round_ns, struct round *r)
 	qsort(clean, r->clean, sizeof(clean[0]), cmp_ll);
 	r->clean_ns = r->clean ? clean[r->clean / 2] : 0;
 	r->p10_ns = r->clean ? clean[r->clean / 10] : 0;
+	n = r->runs;
 	qsort(all, n, sizeof(all[0]), cmp_ll);
 	r->median_ns = n ? all[n / 2] : 0;
 	if (n < MIN_RUNS)
@@ -1319,6 +1328,305 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 		SW_MEASURE("runs_under_quantum", short_runs, "runs");
 		EXPECT_LE(short_runs * FLOOR_SHARE, clean_runs);
 	}
+}
+
+/*
+ * Mainline's protected slice, without the series' flags: what the kernel
+ * promises a current task since v6.17 (set_protect_slice()) and where its
+ * timer ends the run. Two equal-weight hogs on one CPU, as above.
+ *
+ * short_slice: one hog (B) asked for a short slice Q, the other (A) has the
+ * base slice S. With PREEMPT_SHORT a shorter slice queued ends A's
+ * protection where A turns ineligible, about Q after its pick (B ran Q
+ * since), well before A's deadline; with HRTICK that point is where the
+ * run should end. A kernel that arms the hrtick for the deadline alone
+ * ends it at the first tick after the crossing, or at the deadline. Q is
+ * an odd number of quarter ticks, so that such a kernel, whose runs end
+ * on tick boundaries, leaves A's runs half a tick past the crossing:
+ * median of A's runs, predicted Q, against min(S, Q + tick / 2); S is
+ * raised where it leaves less than that.
+ *
+ * no_parity: NO_RUN_TO_PARITY gives a task "a minimum quantum ... to
+ * ensure progress" (the comment above set_protect_slice()): the unscaled
+ * base slice q. With PREEMPT_SHORT on, equal tasks picked at parity must
+ * still run q before a tick or a wakeup ends them. A wakeup lands on the
+ * hogs' CPU every P = q / 4 (the helper of the wakeup variants above, nice
+ * 19, moved away before it runs), and base_slice is raised so that q is 4
+ * times the least period, MIN_PERIOD_NS. A kernel without the minimum ends
+ * a run at the first wakeup or tick: median P or a tick, predicted q or
+ * more. A gap only lengthens a run, so this variant judges the runs
+ * without one.
+ *
+ * repick: with HRTICK, a run ends at the deadline also when the same task
+ * is picked again there: it got a new deadline and needs the hrtick armed
+ * for it. A at nice -5 (weight 3121) and B at nice 0 share the CPU 3 to
+ * 1, so A is picked again at most of its deadlines; base_slice S is set to
+ * a fifth of a tick T. Picked again without the hrtick, A runs to the
+ * next tick, which leaves it ahead by more than B's slice: B, picked next
+ * with its hrtick armed, is then picked again when that fires and runs to
+ * the tick as well. Median of B's runs: predicted S, against T for a
+ * kernel that does not arm the hrtick for a task picked again (a model of
+ * the pick gives T for any T at S = T / 5).
+ */
+#define REPICK_NICE	-5	/* hog A's nice level in the repick variant */
+
+FIXTURE(protect_base) {
+	struct ctx c;
+};
+
+FIXTURE_VARIANT(protect_base) {
+	bool short_slice;
+	bool repick;
+};
+
+FIXTURE_VARIANT_ADD(protect_base, short_slice) {
+	.short_slice = true,
+};
+
+FIXTURE_VARIANT_ADD(protect_base, no_parity) {
+	.short_slice = false,
+};
+
+FIXTURE_VARIANT_ADD(protect_base, repick) {
+	.repick = true,
+};
+
+/* Whether the running kernel is @major.@minor or later. */
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma, mi;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
+FIXTURE_SETUP(protect_base)
+{
+	struct ctx *c = &self->c;
+	const char *const need[] = { NULL };
+	const char *why = machine_ready(need, FLAT);
+	long long q, want;
+	long scaling;
+	int factor, nr = variant->short_slice || variant->repick ? WAKEE : NR_ROLES;
+	bool err;
+	enum role r;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (!kernel_at_least(6, 17))
+		SKIP(return, "the protected slice ends before the deadline since v6.17");
+	if (sw_feature_get("PREEMPT_SHORT") < 0 || sw_feature_get("RUN_TO_PARITY") < 0)
+		SKIP(return, "no PREEMPT_SHORT or RUN_TO_PARITY feature in this kernel");
+	c->hog_cpu = sw_last_cpu();
+	c->away_cpu = pick_away(c->hog_cpu);
+	ASSERT_LE(0, c->away_cpu);
+	ASSERT_EQ(0, sw_pin(0, c->away_cpu));
+	ASSERT_EQ(0, read_timing(_metadata, &c->hz, &c->slice_ns, &c->tick_ns));
+	ASSERT_EQ(0, sw_feature_set("PREEMPT_SHORT", true));
+	ASSERT_EQ(0, sw_feature_set("RUN_TO_PARITY", variant->short_slice || variant->repick));
+
+	if (variant->repick) {
+		why = hrtick_setup(HRTICK_ON, c->hog_cpu, &c->hrtick, &err);
+		ASSERT_FALSE(err) TH_LOG("%s", why);
+		if (why)
+			SKIP(return, "%s", why);
+		/* A fifth of a tick: 0.2 ms at HZ=1000, 0.8 ms at HZ=250. */
+		want = c->tick_ns / 5;
+		if (want < 100000)
+			SKIP(return, "HZ=%ld: a fifth of a tick is under 0.1 ms", c->hz);
+		TH_LOG("base_slice %lld ns set to %lld ns, a fifth of a tick",
+		       c->slice_ns, want);
+		c->slice_ns = want;
+		ASSERT_EQ(0, sw_sysctl_set(SW_BASE_SLICE, c->slice_ns));
+		c->judged = HOG_B + 1;
+		c->on_ns = c->slice_ns;
+		c->off_ns = c->tick_ns;
+	} else if (variant->short_slice) {
+		why = hrtick_setup(HRTICK_ON, c->hog_cpu, &c->hrtick, &err);
+		ASSERT_FALSE(err) TH_LOG("%s", why);
+		if (why)
+			SKIP(return, "%s", why);
+		/* An odd number of quarter ticks, at least the 0.1 ms minimum. */
+		for (q = c->tick_ns / 4; q < 100000; q += c->tick_ns / 2)
+			;
+		want = 2 * q + c->tick_ns / 2;
+		if (c->slice_ns < want) {
+			TH_LOG("base_slice %lld ns leaves A's runs no room past Q + tick / 2:",
+			       c->slice_ns);
+			TH_LOG("raised to %lld ns for the test", want);
+			c->slice_ns = want;
+			ASSERT_EQ(0, sw_sysctl_set(SW_BASE_SLICE, c->slice_ns));
+		}
+		c->custom_b_ns = q;
+		c->judged = HOG_A + 1;
+		c->on_ns = q;
+		c->off_ns = q + c->tick_ns / 2 < c->slice_ns ? q + c->tick_ns / 2 : c->slice_ns;
+	} else {
+		why = quantum_factor(&scaling, &factor);
+		if (why)
+			SKIP(return, "%s", why);
+		want = 4 * MIN_PERIOD_NS * factor;
+		if (c->slice_ns < want) {
+			TH_LOG("base_slice %lld ns: a quantum of %lld ns leaves no room",
+			       c->slice_ns, c->slice_ns / factor);
+			TH_LOG("for 4 wakeups of the least period; raised to %lld ns", want);
+			c->slice_ns = want;
+			ASSERT_EQ(0, sw_sysctl_set(SW_BASE_SLICE, c->slice_ns));
+		}
+		/* The quantum follows base_slice when tunable_scaling is written. */
+		ASSERT_EQ(0, sw_sysctl_set(SW_SCALING, scaling));
+		c->quantum_ns = c->slice_ns / factor;
+		c->period_ns = c->quantum_ns / 4;
+		c->off_ns = c->quantum_ns;
+		c->on_ns = c->period_ns < c->tick_ns ? c->period_ns : c->tick_ns;
+	}
+
+	ASSERT_EQ(0, sw_sysctl_set(SW_SCHEDSTATS, 1));
+	TH_LOG("features: %s", sw_features_line());
+	c->sh = mmap(NULL, sizeof(*c->sh), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, c->sh);
+	memset(c->sh, 0, sizeof(*c->sh));
+	set_gap(c);
+	c->efd = eventfd(0, 0);
+	ASSERT_LE(0, c->efd);
+	ASSERT_EQ(0, pthread_mutex_init(&c->cycle, NULL));
+	for (r = 0; r < nr; r++)
+		ASSERT_EQ(0, spawn(c, FLAT, r));
+	ASSERT_EQ(0, children_ready(_metadata, &c->sh->ready, nr, c->sh->err));
+	if (variant->repick)
+		ASSERT_EQ(0, setpriority(PRIO_PROCESS, c->sh->pid[HOG_A], REPICK_NICE));
+	if (c->period_ns) {
+		ASSERT_EQ(0, pthread_create(&c->waker, NULL, waker, c));
+		c->waker_started = true;
+	}
+}
+
+FIXTURE_TEARDOWN(protect_base)
+{
+	struct ctx *c = &self->c;
+
+	if (c->sh) {
+		atomic_store(&c->sh->stop, true);
+		if (c->waker_started)
+			pthread_join(c->waker, NULL);
+	}
+	sw_restore();
+}
+
+/*
+ * no_parity: the quantum 4 wakeup intervals long as this machine makes
+ * them (calibrate() for this fixture): base_slice raised, whole tenths of
+ * a millisecond of quantum, and tunable_scaling written so that the
+ * quantum follows. 0, or -1 when no slice up to MAX_SLICE_NS does.
+ */
+static int fit_quantum(struct __test_metadata *_metadata, struct ctx *c, long long *round_ns)
+{
+	long long interval, q;
+	long scaling;
+	struct round cal;
+	int i, factor = 1;
+
+	for (i = 1; i <= CALIBRATIONS; i++) {
+		if (measure(c, *round_ns, &cal))
+			return -1;
+		interval = cal.wakeups ? *round_ns / cal.wakeups : *round_ns;
+		TH_LOG("calibration %d: %ld wakeups in %.3f s, one every %.3f ms",
+		       i, cal.wakeups, *round_ns / 1e9, interval / 1e6);
+		if (4 * interval <= c->quantum_ns)
+			return 0;
+		if (quantum_factor(&scaling, &factor))
+			return -1;
+		q = (4 * interval / 100000 + 1) * 100000;
+		if (q * factor > MAX_SLICE_NS)
+			continue;
+		c->slice_ns = q * factor;
+		if (sw_sysctl_set(SW_BASE_SLICE, c->slice_ns) ||
+		    sw_sysctl_set(SW_SCALING, scaling) || requeue_hogs(c))
+			return -1;
+		c->quantum_ns = q;
+		c->off_ns = q;
+		set_gap(c);
+		*round_ns = round_length(c);
+		TH_LOG("base_slice raised to %lld ns: the quantum %.3f ms, 4 wakeups or more",
+		       c->slice_ns, q / 1e6);
+		return 0;
+	}
+	TH_LOG("the waker cannot wake 4 times a quantum of up to %lld ns in %d rounds",
+	       MAX_SLICE_NS / factor, CALIBRATIONS);
+	return -1;
+}
+
+/*
+ * Rounds until AGREE_TO_PASS put the median run on the predicted side of
+ * the midpoint or DISAGREE_TO_FAIL do not; rounds with too few runs
+ * without a gap, too few wakeups or missed ticks are measured again, as in
+ * ineligible.runs.
+ */
+TEST_F_TIMEOUT(protect_base, runs, 120)
+{
+	struct ctx *c = &self->c;
+	long long mid, round_ns = round_length(c);
+	int round = 0, agree = 0, disagree = 0, again = 0;
+	bool ok;
+	struct round rd;
+
+	if (c->period_ns)
+		ASSERT_EQ(0, fit_quantum(_metadata, c, &round_ns));
+	mid = (c->on_ns + c->off_ns) / 2;
+
+	TH_LOG("hogs on cpu%d, helpers on cpu%d; HZ=%ld, base_slice %lld ns", c->hog_cpu,
+	       c->away_cpu, c->hz, c->slice_ns);
+	if (variant->repick) {
+		TH_LOG("A at nice %d, B at nice 0; B's runs predicted %.3f ms (the slice),",
+		       REPICK_NICE, c->on_ns / 1e6);
+		TH_LOG("%.3f ms (a tick) if a task picked again runs without the hrtick;",
+		       c->off_ns / 1e6);
+		TH_LOG("a round agrees when the median of B's runs < %.3f ms", mid / 1e6);
+	} else if (variant->short_slice) {
+		TH_LOG("B asked for %.3f ms; A's runs, predicted %.3f ms (the crossing, the",
+		       c->custom_b_ns / 1e6, c->on_ns / 1e6);
+		TH_LOG("hrtick armed there); %.3f ms if it is armed for the deadline alone;",
+		       c->off_ns / 1e6);
+		TH_LOG("a round agrees when their median < %.3f ms", mid / 1e6);
+	} else {
+		TH_LOG("NO_RUN_TO_PARITY, the quantum %.3f ms, a wakeup every %.3f ms;",
+		       c->quantum_ns / 1e6, c->period_ns / 1e6);
+		TH_LOG("runs predicted >= %.3f ms; %.3f ms without the minimum quantum;",
+		       c->off_ns / 1e6, c->on_ns / 1e6);
+		TH_LOG("a round agrees when the median of the runs without a gap >= %.3f ms",
+		       mid / 1e6);
+	}
+	TH_LOG("%d agreeing rounds pass, %d others fail", AGREE_TO_PASS, DISAGREE_TO_FAIL);
+
+	while (agree < AGREE_TO_PASS && disagree < DISAGREE_TO_FAIL && round < MAX_PAIRS) {
+		round++;
+		ASSERT_EQ(0, measure(c, round_ns, &rd));
+		log_round(_metadata, c, round, "", &rd);
+		if (variant->short_slice || variant->repick)
+			ok = rd.median_ns < mid || (rd.clean >= MIN_RUNS && rd.clean_ns < mid);
+		else
+			ok = rd.clean >= MIN_RUNS && rd.clean_ns >= mid;
+		if (!rd.invalid && ok) {
+			agree++;
+		} else if (rd.invalid || rd.clean < MIN_RUNS ||
+			   (rd.ticks >= 0 && rd.ticks < FAIR_TICKS)) {
+			again++;
+			TH_LOG("  round %d: %s: measured again", round,
+			       rd.invalid ? rd.invalid :
+			       "too few runs without a gap or missed ticks");
+		} else {
+			disagree++;
+		}
+	}
+	TH_LOG("%d of %d rounds agree with the prediction, %d disagree, %d measured again",
+	       agree, round, disagree, again);
+	SW_MEASURE("rounds_agree", agree, "rounds");
+	SW_MEASURE("median_run", rd.median_ns / 1e6, "ms");
+	SW_MEASURE("median_run_no_gap", rd.clean_ns / 1e6, "ms");
+	EXPECT_EQ(AGREE_TO_PASS, agree);
 }
 
 /*
