@@ -68,14 +68,16 @@ done
 # base named once, at the end of the cover letter.
 cover=$TMP/out/0000-cover-letter.patch
 hdr() { sed '/^$/q' "$1"; }
-grep -q "^Subject: \[RFC PATCH 0/$nfeat\] " "$cover" || fail "cover letter: not [RFC PATCH 0/$nfeat]"
+# git format-patch pads the numbers to the width of the count (01/10).
+num() { printf '%0*d' ${#nfeat} "$1"; }
+grep -q "^Subject: \[RFC PATCH $(num 0)/$nfeat\] " "$cover" || fail "cover letter: not [RFC PATCH $(num 0)/$nfeat]"
 msgid=$(hdr "$cover" | sed -n 's/^Message-Id: //p')
 [ -n "$msgid" ] || fail "cover letter: no Message-Id"
 mapfile -t people < <(cover_cc "$PATCHES/0000-cover-letter.patch")
 i=0
 for p in "${feat[@]}"; do
 	i=$((i + 1))
-	hdr "$p" | grep -q "^Subject: \[RFC PATCH $i/$nfeat\] " || fail "$(basename "$p"): not [RFC PATCH $i/$nfeat]"
+	hdr "$p" | grep -q "^Subject: \[RFC PATCH $(num $i)/$nfeat\] " || fail "$(basename "$p"): not [RFC PATCH $(num $i)/$nfeat]"
 	hdr "$p" | grep -qxF "In-Reply-To: $msgid" || fail "$(basename "$p"): not a reply to the cover letter"
 	for who in "${people[@]}"; do
 		hdr "$p" | sed -n '/^Cc:/,/^[^ ]/p' | grep -qF "$who" || fail "$(basename "$p"): $who not in Cc:"
@@ -84,7 +86,7 @@ done
 [ "$(tail -n 1 "$cover")" = "base-commit: $base" ] || fail "cover letter: no base-commit: $base at its end"
 [ "$(grep -c '^base-commit:' "$TMP"/out/*.patch | awk -F: '{ n += $2 } END { print n }')" = 1 ] ||
 	fail "base-commit: in other mails than the cover letter"
-echo "$line: [RFC PATCH i/$nfeat] threaded under $msgid, ${#people[@]} thread people in every Cc:, base-commit at the end of the cover letter"
+echo "$line: [RFC PATCH $(num 1)/$nfeat]..[RFC PATCH $nfeat/$nfeat] threaded under $msgid, ${#people[@]} thread people in every Cc:, base-commit at the end of the cover letter"
 # The postings apply with git am: the feature series on the bare base.
 wt=$TMP/wt
 sw_git -C "$KSRC" worktree add -q --detach "$wt" "$BASE_TAG" >/dev/null 2>&1 || fail "cannot add a worktree"

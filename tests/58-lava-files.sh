@@ -29,7 +29,7 @@ grep -q "^  - -smp 8,sockets=2,cores=4\|'-smp 8,sockets=2,cores=4'" "$TMP/gen/de
 grep -q "qemu-system-x86_64" "$TMP/gen/device.yaml" || fail "the rendered device is not lava-server's qemu type"
 # Virtual time at the shift scripts/vm uses.
 . "$SCRIPTS/lib/qemu.sh"
-grep -q -- "-icount shift=$VM_ICOUNT_SHIFT_DEFAULT,sleep=off,align=off" "$TMP/gen/device.yaml" ||
+grep -q -- "-icount shift=$VM_ICOUNT_SHIFT_DEFAULT,sleep=on,align=off" "$TMP/gen/device.yaml" ||
 	fail "the rendered device does not run on virtual time at shift $VM_ICOUNT_SHIFT_DEFAULT (lava/devices/sw-qemu.jinja2)"
 echo "generated and validated by lava-run: $(cd "$TMP/gen" && ls jobs | paste -sd' ')"
 

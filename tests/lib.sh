@@ -122,10 +122,21 @@ expect_results() {
 
 # every_test_passes TSV: in a matrix.tsv (scripts/matrix), every test
 # passed in at least one cell, or skipped in every cell for a sched feature
-# the line does not have (SW_FLAGS, from features.sh); prints the latter.
+# the line does not have (SW_FLAGS, from features.sh) or for a mechanism
+# newer than the line's base ("... since vX.Y"); prints the latter.
 every_test_passes() {
-	local tsv=$1 t flag
+	local tsv=$1 t flag since
 	for t in $(cut -f3 "$tsv" | sort -u); do
+		since=$(awk -F'\t' -v t="$t" '$3 == t && $4 == "skip" &&
+			match($5, / since v[0-9]+\.[0-9]+/) { print substr($5, RSTART + 8, RLENGTH - 8); exit }' "$tsv")
+		if [ -n "$since" ]; then
+			[ "$(printf '%s\n' "$SW_BASE" "$since" | sort -V | head -n 1)" = "$SW_BASE" ] &&
+				[ "$SW_BASE" != "$since" ] || fail "$t: skipped for a mechanism of v$since, which the $SW_BASE line has"
+			awk -F'\t' -v t="$t" '$3 == t && $4 != "skip" { bad = 1 } END { exit bad }' "$tsv" ||
+				fail "$t: ran in some cell although the $SW_BASE line predates v$since"
+			echo "$t: skipped in every cell: the $SW_BASE line predates v$since"
+			continue
+		fi
 		flag=$(awk -F'\t' -v t="$t" '$3 == t && $4 == "skip" &&
 			match($5, /sched feature [A-Z_]+ missing/) { print substr($5, RSTART + 14, RLENGTH - 22); exit }' "$tsv")
 		if [ -n "$flag" ]; then

@@ -17,10 +17,11 @@ done
 
 # The loadfile, read by every client as it starts, is copied to tmpfs
 # first. Read from the guest's root, a host directory, it makes the guest
-# wait for the host; on virtual time (icount, sleep=off) an idle guest's
-# clock jumps to its next timer meanwhile, so the run's 3 s can pass
-# before its clients have started: the likely cause of the throughput of
-# 0 that make check's smoke run saw once on virtual time (2026-12-05).
+# wait for the host inside the timed run; on virtual time with sleep=off
+# (scripts/vm's first default) an idle guest's clock jumped to its next
+# timer meanwhile, so the run's 3 s could pass before its clients had
+# started: the likely cause of the throughput of 0 that make check's smoke
+# run saw once (2026-12-05).
 DBENCH_LOADFILE=/dev/shm/sw-dbench-client.txt
 dbench_setup() { cp /usr/share/dbench/client.txt "$DBENCH_LOADFILE"; }
 
