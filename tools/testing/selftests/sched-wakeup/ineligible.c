@@ -909,16 +909,20 @@ FIXTURE_SETUP(ineligible)
 	}
 }
 
-FIXTURE_TEARDOWN(ineligible)
+/* Stop the children and the waker, restore every knob the case wrote. */
+static void ctx_teardown(struct ctx *c)
 {
-	struct ctx *c = &self->c;
-
 	if (c->sh) {
 		atomic_store(&c->sh->stop, true);
 		if (c->waker_started)
 			pthread_join(c->waker, NULL);
 	}
 	sw_restore();
+}
+
+FIXTURE_TEARDOWN(ineligible)
+{
+	ctx_teardown(&self->c);
 }
 
 struct round {
@@ -1506,14 +1510,7 @@ FIXTURE_SETUP(protect_base)
 
 FIXTURE_TEARDOWN(protect_base)
 {
-	struct ctx *c = &self->c;
-
-	if (c->sh) {
-		atomic_store(&c->sh->stop, true);
-		if (c->waker_started)
-			pthread_join(c->waker, NULL);
-	}
-	sw_restore();
+	ctx_teardown(&self->c);
 }
 
 /*
