@@ -302,6 +302,27 @@ static void set_gap(struct ctx *c)
 	atomic_store(&c->sh->gap_ns, (c->off_ns - c->on_ns) / 4);
 }
 
+/*
+ * What the children share with the parent: the page they report in, the
+ * eventfd the waker writes, the lock of a cycle. 0, or -1 with errno set.
+ */
+static int ctx_share(struct ctx *c)
+{
+	c->sh = mmap(NULL, sizeof(*c->sh), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (c->sh == MAP_FAILED) {
+		c->sh = NULL;
+		return -1;
+	}
+	memset(c->sh, 0, sizeof(*c->sh));
+	set_gap(c);
+	c->efd = eventfd(0, 0);
+	if (c->efd < 0)
+		return -1;
+	errno = pthread_mutex_init(&c->cycle, NULL);
+	return errno ? -1 : 0;
+}
+
 static void wakee(struct shm *sh, int efd)
 {
 	uint64_t v;
@@ -870,14 +891,7 @@ FIXTURE_SETUP(ineligible)
 	ASSERT_EQ(0, sw_feature_set(variant->flag, false));
 	TH_LOG("features: %s", sw_features_line());
 
-	c->sh = mmap(NULL, sizeof(*c->sh), PROT_READ | PROT_WRITE,
-		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, c->sh);
-	memset(c->sh, 0, sizeof(*c->sh));
-	set_gap(c);
-	c->efd = eventfd(0, 0);
-	ASSERT_LE(0, c->efd);
-	ASSERT_EQ(0, pthread_mutex_init(&c->cycle, NULL));
+	ASSERT_EQ(0, ctx_share(c));
 
 	if (variant->layout == SIBLINGS || variant->layout == TREE) {
 		int ret = 0;
@@ -1489,14 +1503,7 @@ FIXTURE_SETUP(protect_base)
 
 	ASSERT_EQ(0, sw_sysctl_set(SW_SCHEDSTATS, 1));
 	TH_LOG("features: %s", sw_features_line());
-	c->sh = mmap(NULL, sizeof(*c->sh), PROT_READ | PROT_WRITE,
-		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, c->sh);
-	memset(c->sh, 0, sizeof(*c->sh));
-	set_gap(c);
-	c->efd = eventfd(0, 0);
-	ASSERT_LE(0, c->efd);
-	ASSERT_EQ(0, pthread_mutex_init(&c->cycle, NULL));
+	ASSERT_EQ(0, ctx_share(c));
 	for (r = 0; r < nr; r++)
 		ASSERT_EQ(0, spawn(c, FLAT, r));
 	ASSERT_EQ(0, children_ready(_metadata, &c->sh->ready, nr, c->sh->err));
