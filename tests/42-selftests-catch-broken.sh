@@ -114,6 +114,11 @@ need_kernel
 out=$BUILD/check-mutants
 rm -rf "$out" && mkdir -p "$out"
 mutants noop inverted quantum wakeup min-quantum hrtick-vprot hrtick-repick
+# One install for all the matrices that run side by side: each installing
+# its own removed the files under the other's guest ("cannot open
+# ./kselftest/runner.sh", no results, 2026-12-05).
+install_selftests >/dev/null
+export SW_SELFTESTS_INSTALLED=1
 check noop smt2x4 "" "wa_idle_prev.on.placement:pass wa_idle_prev.off.placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:pass
 	$(ineligible_skip) $(protect_broken)"
@@ -154,6 +159,7 @@ need_kernel
 out=$BUILD/check-mutants
 rm -rf "$out" && mkdir -p "$out"
 mutants root leaf slice
+install_selftests >/dev/null
 check root llc2x4 ineligible "$(ineligible_want tick wakeup tick_autogroups wakeup_autogroups tick_custom_slice)"
 check leaf llc2x4 ineligible "$(ineligible_want tick wakeup tick_autogroup wakeup_autogroup tick_custom_slice)"
 check slice llc2x4 ineligible "$(ineligible_want ${ine% tick_custom_slice})"
