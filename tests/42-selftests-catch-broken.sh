@@ -12,7 +12,11 @@
 #             tick one passes (the tick is its floor), so does the custom
 #             slice; protect_wakeup passes (its hog has run the quantum);
 #   wakeup    (PROTECT_ELIGIBLE without its wakeup hunk), 2 LLCs x 4:
-#             protect_wakeup fails but its custom slice, ineligible passes;
+#             protect_wakeup fails but its custom slice and the wakees
+#             that never preempt, ineligible passes;
+#   scope     (the wakeup hunk also for wakees the base never lets preempt),
+#             2 LLCs x 4: protect_wakeup's SCHED_BATCH, SCHED_IDLE and fork
+#             wakees fail, every other case passes;
 #   min-quantum, hrtick-vprot, hrtick-repick (each of the three fixes of
 #             mainline's protected slice undone), 2 LLCs x 4: the
 #             protect_base case of that fix fails, the other two pass.
@@ -35,6 +39,7 @@ bad=0
 ine="tick wakeup tick_siblings wakeup_siblings tick_tree wakeup_tree tick_autogroup wakeup_autogroup tick_autogroups wakeup_autogroups tick_custom_slice"
 pro="protect_hrtick protect_hrtick_siblings protect_hrtick_autogroups protect_tick"
 pwa="hrtick hrtick_siblings hrtick_autogroups tick"
+pwk="batch_wakee idle_wakee fork_wakee"
 
 # protect_broken: PROTECT_ELIGIBLE's variants fail, the custom-slice ones pass.
 protect_broken() {
@@ -46,14 +51,18 @@ protect_broken() {
 	protect_wakeup_want fail
 }
 
-# protect_wakeup_want WANT: protect_wakeup's variants give WANT, the
-# custom-slice one passes.
+# protect_wakeup_want WANT [NEVER]: protect_wakeup's variants give WANT,
+# the custom-slice one passes, those of wakees that never preempt give
+# NEVER (default pass).
 protect_wakeup_want() {
 	local v
 	for v in $pwa; do
 		printf 'protect_wakeup.%s.waits:%s ' "$v" "$1"
 	done
 	printf 'protect_wakeup.custom_slice.waits:pass '
+	for v in $pwk; do
+		printf 'protect_wakeup.%s.waits:%s ' "$v" "${2:-pass}"
+	done
 }
 
 # ineligible_want PASSING...: every ineligible variant fails but those named.
@@ -113,7 +122,7 @@ jobs=$(nproc)
 need_kernel
 out=$BUILD/check-mutants
 rm -rf "$out" && mkdir -p "$out"
-mutants noop inverted quantum wakeup min-quantum hrtick-vprot hrtick-repick
+mutants noop inverted quantum wakeup scope min-quantum hrtick-vprot hrtick-repick
 # One install for all the matrices that run side by side: each installing
 # its own removed the files under the other's guest ("cannot open
 # ./kselftest/runner.sh", no results, 2026-12-05).
@@ -136,6 +145,8 @@ check wakeup llc2x4 ineligible "$(protect_wakeup_want fail)
 	ineligible.protect_hrtick.runs:pass ineligible.protect_hrtick_siblings.runs:pass
 	ineligible.protect_hrtick_autogroups.runs:pass ineligible.protect_tick.runs:pass
 	ineligible.protect_custom_slice.runs:pass"
+check scope llc2x4 ineligible "$(protect_wakeup_want pass fail)
+	ineligible.protect_hrtick.runs:pass ineligible.protect_tick.runs:pass"
 # Each fix of mainline's protected slice undone: its own case fails.
 check min-quantum llc2x4 ineligible "protect_base.no_parity.runs:fail
 	protect_base.short_slice.runs:pass protect_base.repick.runs:pass"

@@ -43,12 +43,14 @@ install_selftests() {
 #             crossing, and HRTICK is armed there
 #   wakeup    PROTECT_ELIGIBLE without its wakeup hunk: a wakeup that does
 #             not preempt leaves the protection as it was
+#   scope     PROTECT_ELIGIBLE's wakeup hunk also where the base never
+#             preempts (after the update: label: fork, BATCH, IDLE wakees)
 #   min-quantum   mainline's fix 1 undone: NO_RUN_TO_PARITY with
 #             PREEMPT_SHORT gives no minimum quantum
 #   hrtick-vprot  fix 2 undone: the hrtick armed for the deadline alone
 #   hrtick-repick fix 3 undone: no hrtick for the current task picked again
-# (root, leaf, slice: the 6.12.y line's flags; quantum, wakeup and the
-# fixes: the mainline's).
+# (root, leaf, slice: the 6.12.y line's flags; quantum, wakeup, scope and
+# the fixes: the mainline's).
 build_mutant() {
 	local name=$1 f=$KSRC/kernel/sched/fair.c want n
 	local SW_FLAGS
@@ -77,7 +79,12 @@ build_mutant() {
 		perl -pi -e 's/^\tu64 quantum = min_t\(u64, normalized_sysctl_sched_base_slice, se->slice\);/\tu64 quantum = 0;/' "$f" ;;
 	wakeup)
 		want=1
-		perl -pi -e 's/^\tif \(sched_feat\(PROTECT_ELIGIBLE\) && se->on_rq && !se->custom_slice\) \{/\tif (false) {/' "$f" ;;
+		perl -0pi -e 's/\tif \(sched_feat\(PROTECT_ELIGIBLE\)\)\n\t\tprotect_eligible_wakeup\(/\tif (false)\n\t\tprotect_eligible_wakeup(/' "$f" ;;
+	scope)
+		# Lines added, none removed: the count is of 0 removals.
+		want=0
+		perl -0pi -e 's/\nupdate:\n/\nupdate:\n\tif (sched_feat(PROTECT_ELIGIBLE))\n\t\tprotect_eligible_wakeup(rq, cfs_rq, se);\n/' "$f"
+		git -C "$KSRC" diff --quiet -- kernel/sched/fair.c && want=-1 ;;
 	min-quantum)
 		want=1
 		perl -pi -e 's/^\t\t\tif \(!sched_feat\(RUN_TO_PARITY\)\)$/\t\t\tif (false)/' "$f" ;;
@@ -86,7 +93,7 @@ build_mutant() {
 		perl -pi -e 's/^\tif \(protect_slice\(se\) && vruntime_cmp\(se->vprot, "<", se->deadline\)\)$/\tif (false)/' "$f" ;;
 	hrtick-repick)
 		want=1
-		perl -pi -e 's/^\tif \(p == rq->donor && hrtick_enabled_fair\(rq\)\)$/\tif (false)/' "$f" ;;
+		perl -pi -e 's/^\tif \(task_current_donor\(rq, p\) && hrtick_enabled_fair\(rq\)\)$/\tif (false)/' "$f" ;;
 	slice)
 		want=2
 		perl -0pi -e 's/\tif \(task_se->custom_slice && task_se->slice > sysctl_sched_base_slice\)\n\t\treturn false;\n//' "$f" ;;

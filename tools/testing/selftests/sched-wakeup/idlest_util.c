@@ -263,7 +263,7 @@ static const char *find_remote_tie(struct setup *s)
 			return NULL;
 	}
 	if (n < 0)
-		return "no LLC information in sysfs (cache/index3)";
+		return "no LLC spans: needs debugfs sched/domains and /proc/schedstat";
 	snprintf(why, sizeof(why),
 		 "needs 3 LLCs in one NUMA node, two remote ones of the same size and none larger (LLC sizes: %s)",
 		 llc_sizes(s));
@@ -291,7 +291,7 @@ static const char *find_local_tie(struct setup *s)
 			return NULL;
 	}
 	if (n < 0)
-		return "no LLC information in sysfs (cache/index3)";
+		return "no LLC spans: needs debugfs sched/domains and /proc/schedstat";
 	snprintf(why, sizeof(why),
 		 "needs an LLC of >= 4 CPUs and another of the same size or one less in its NUMA node (LLC sizes: %s)",
 		 llc_sizes(s));
@@ -400,8 +400,8 @@ static int fork_one(struct setup *s)
 			if (sw_now_ns() - t0 > 1000000000LL)
 				return -1;
 		/*
-		 * Signalled; fork once the helper has left its CPU, which an
-		 * emulated vCPU can take milliseconds to do.
+		 * Signalled; fork once the helper has left its CPU, which a
+		 * virtual CPU its host is not running can take milliseconds to do.
 		 */
 		t0 = sw_now_ns();
 		while (!off_cpu(s->helper->tid) && sw_now_ns() - t0 < 10000000)

@@ -1228,8 +1228,8 @@ static bool agrees(long long off_ns, long long on_ns, long long mid, bool custom
  * after MAX_PAIRS pairs fails.
  *
  * Such a host also spaces out the wakeups, more than calibrate() saw when
- * it stalls the guest for milliseconds at a time (as shared machines
- * running TCG guests do): when a round of the pair got under two wakeups a
+ * it stalls the guest for milliseconds at a time (as an overcommitted
+ * host does): when a round of the pair got under two wakeups a
  * slice, the slice is fitted to the sparser round's interval and the pair
  * measured again.
  */
@@ -1656,7 +1656,7 @@ TEST_F_TIMEOUT(protect_base, runs, 120)
  *
  * A wait is from the hog's write to the wakee's first look at the clock:
  * a switch or two more than the kernel's decision, tens of microseconds
- * on hardware, up to 0.6 ms (median of a round) in a 2-CPU QEMU TCG guest.
+ * on hardware, up to 0.6 ms (median of a round) on emulated CPUs.
  * So the two predictions must lie PW_MIN_GAP_NS apart. Without HRTICK
  * both waits end at a tick; the hog's sleep is lengthened by a random part
  * of a tick, so that the wakeups fall at every phase of it, and the
@@ -1680,6 +1680,16 @@ TEST_F_TIMEOUT(protect_base, runs, 120)
  * flag: in the custom-slice variant hog and wakee ask for twice the base
  * slice (the wakee too, or PREEMPT_SHORT would preempt for it), and the
  * waits must lie over the midpoint on and off.
+ *
+ * So does a hog woken beside by a wakee that wakeup_preempt_fair() never
+ * lets preempt: a SCHED_BATCH or a SCHED_IDLE task, or a child the hog
+ * forks (WF_FORK). The flag acts at the wakeups that may preempt, where
+ * the pick runs; in these variants the waits must lie over the midpoint
+ * on and off. In the fork variant there is no wakee process: each cycle
+ * the hog forks a child, which notes when it runs and exits. (A wakee
+ * still sched_delayed is the fourth kind the base keeps from preempting;
+ * a wakeup requeues it before wakeup_preempt_fair() looks, so no wakeup
+ * a test can make reaches that case.)
  */
 #define PW_MIN_GAP_NS	2000000LL	/* least distance of the predictions */
 #define PW_NAP_NS	100000L		/* the hog's sleep before each cycle */
@@ -1715,6 +1725,9 @@ struct pw_ctx {
 	long long tick_ns, slice_ns, quantum_ns, ran_ns, timeout_ns;
 	long long custom_ns;		/* the hog's and the wakee's own slice, or 0 */
 	long long off_ns, on_ns;	/* predicted median waits */
+	int wakee_policy;		/* SCHED_OTHER, SCHED_BATCH or SCHED_IDLE */
+	bool fork_wakee;		/* each wakee a new child of the hog */
+	bool keeps;			/* the hog keeps its protection with the flag */
 	bool hrtick;
 };
 
@@ -1726,6 +1739,8 @@ FIXTURE_VARIANT(protect_wakeup) {
 	enum layout layout;
 	enum hrtick hrtick;
 	bool custom_slice;
+	int wakee_policy;
+	bool fork_wakee;
 };
 
 FIXTURE_VARIANT_ADD(protect_wakeup, hrtick) {
@@ -1748,6 +1763,31 @@ FIXTURE_VARIANT_ADD(protect_wakeup, custom_slice) {
 	.layout = FLAT, .hrtick = HRTICK_ON, .custom_slice = true,
 };
 
+FIXTURE_VARIANT_ADD(protect_wakeup, batch_wakee) {
+	.layout = FLAT, .hrtick = HRTICK_ON, .wakee_policy = SCHED_BATCH,
+};
+
+FIXTURE_VARIANT_ADD(protect_wakeup, idle_wakee) {
+	.layout = FLAT, .hrtick = HRTICK_ON, .wakee_policy = SCHED_IDLE,
+};
+
+FIXTURE_VARIANT_ADD(protect_wakeup, fork_wakee) {
+	.layout = FLAT, .hrtick = HRTICK_ON, .fork_wakee = true,
+};
+
+/* The fork variant's wakee: a child of the hog that notes its first run. */
+static pid_t pw_fork_wakee(struct pw_shm *sh)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		atomic_store(&sh->woke_cpu, sched_getcpu());
+		atomic_store(&sh->woke_at, sw_now_ns());
+		_exit(0);
+	}
+	return pid;
+}
+
 static void pw_hog(struct pw_ctx *c)
 {
 	struct timespec nap = { 0, PW_NAP_NS };
@@ -1758,17 +1798,23 @@ static void pw_hog(struct pw_ctx *c)
 	long slept = -1;
 	struct sw_stats st;
 	uint64_t one = 1;
+	pid_t child = 0;
 	int i;
 
 	atomic_fetch_add(&sh->ready, 1);
 	while (!atomic_load(&sh->stop)) {
+		if (child > 0)
+			waitpid(child, NULL, 0);
+		child = 0;
 		/* The wakee asleep on its CPU again, once more than last time. */
-		if (!atomic_load(&sh->asleep) || sw_task_state(w) != 'S' ||
-		    sw_stats(w, &st) || st.voluntary <= slept)
-			continue;
-		slept = st.voluntary;
-		if (sw_pin(w, c->hog_cpu))
-			child_fail(sh->err, "moving the sleeping wakee");
+		if (!c->fork_wakee) {
+			if (!atomic_load(&sh->asleep) || sw_task_state(w) != 'S' ||
+			    sw_stats(w, &st) || st.voluntary <= slept)
+				continue;
+			slept = st.voluntary;
+			if (sw_pin(w, c->hog_cpu))
+				child_fail(sh->err, "moving the sleeping wakee");
+		}
 		if (!c->hrtick)
 			nap.tv_nsec = PW_NAP_NS + rand_r(&seed) % c->tick_ns;
 		nanosleep(&nap, NULL);
@@ -1783,8 +1829,13 @@ static void pw_hog(struct pw_ctx *c)
 		atomic_store(&sh->woke_at, 0);
 		atomic_store(&sh->asleep, 0);
 		t0 = sw_now_ns();
-		if (write(c->efd, &one, sizeof(one)) != sizeof(one))
+		if (c->fork_wakee) {
+			child = pw_fork_wakee(sh);
+			if (child < 0)
+				child_fail(sh->err, "forking the wakee");
+		} else if (write(c->efd, &one, sizeof(one)) != sizeof(one)) {
 			child_fail(sh->err, "waking the wakee");
+		}
 		/* The longest time the hog did not look: the wakee ran then. */
 		end = t0 + c->timeout_ns;
 		prev = t0;
@@ -1856,6 +1907,12 @@ static int pw_spawn(struct pw_ctx *c, enum layout how, enum role r)
 		child_fail(c->sh->err, "pinning");
 	if (c->custom_ns && set_slice(c->custom_ns))
 		child_fail(c->sh->err, "asking for a custom slice (sched_setattr)");
+	if (r == WAKEE && c->wakee_policy != SCHED_OTHER) {
+		struct sched_param none = { 0 };
+
+		if (sched_setscheduler(0, c->wakee_policy, &none))
+			child_fail(c->sh->err, "setting the wakee's policy");
+	}
 	if (r == WAKEE)
 		pw_wakee(c);
 	pw_hog(c);
@@ -1908,8 +1965,9 @@ static const char *pw_predict(struct __test_metadata *_metadata, struct pw_ctx *
 		/* The hog keeps its protection: to its own, longer deadline. */
 		c->custom_ns = 2 * c->slice_ns;
 		c->off_ns += c->custom_ns - c->slice_ns;
-		c->on_ns = c->off_ns;
 	}
+	if (c->keeps)
+		c->on_ns = c->off_ns;
 	c->timeout_ns = c->custom_ns + c->slice_ns + 4 * c->tick_ns + 20000000LL;
 	return NULL;
 }
@@ -1942,6 +2000,10 @@ FIXTURE_SETUP(protect_wakeup)
 	ASSERT_FALSE(err) TH_LOG("%s", why);
 	if (why)
 		SKIP(return, "%s", why);
+	c->wakee_policy = variant->wakee_policy;
+	c->fork_wakee = variant->fork_wakee;
+	c->keeps = variant->custom_slice || variant->wakee_policy != SCHED_OTHER ||
+		   variant->fork_wakee;
 	why = pw_predict(_metadata, c, variant->custom_slice);
 	if (why)
 		SKIP(return, "%s", why);
@@ -1967,9 +2029,11 @@ FIXTURE_SETUP(protect_wakeup)
 		ASSERT_EQ(0, ret);
 	}
 	/* The wakee first: the hog waits for it to sleep. */
-	ASSERT_EQ(0, pw_spawn(c, variant->layout, WAKEE));
+	if (!c->fork_wakee)
+		ASSERT_EQ(0, pw_spawn(c, variant->layout, WAKEE));
 	ASSERT_EQ(0, pw_spawn(c, variant->layout, HOG_A));
-	ASSERT_EQ(0, children_ready(_metadata, &c->sh->ready, 2, c->sh->err));
+	ASSERT_EQ(0, children_ready(_metadata, &c->sh->ready, c->fork_wakee ? 1 : 2,
+				    c->sh->err));
 	ASSERT_EQ(0, check_layout(_metadata, c->sh->pid, variant->layout));
 }
 
@@ -2070,7 +2134,12 @@ static void pw_log_round(struct __test_metadata *_metadata, int pair, const char
 TEST_F_TIMEOUT(protect_wakeup, waits, 120)
 {
 	struct pw_ctx *c = &self->c;
-	long long mid = c->custom_ns ? c->off_ns / 2 : (c->on_ns + c->off_ns) / 2;
+	static const char *const kinds[] = {
+		[SCHED_OTHER] = "",
+		[SCHED_BATCH] = "a SCHED_BATCH ",
+		[SCHED_IDLE] = "a SCHED_IDLE ",
+	};
+	long long mid = c->keeps ? c->off_ns / 2 : (c->on_ns + c->off_ns) / 2;
 	int pair = 0, agree = 0, disagree = 0, again = 0, elsewhere = 0;
 	struct pw_round off, on;
 	bool ok;
@@ -2083,6 +2152,10 @@ TEST_F_TIMEOUT(protect_wakeup, waits, 120)
 	if (c->custom_ns)
 		TH_LOG("both asked for %.3f ms slices: off and on wait ~%.3f ms, >= %.3f ms",
 		       c->custom_ns / 1e6, c->off_ns / 1e6, mid / 1e6);
+	else if (c->keeps)
+		TH_LOG("%swakee%s never preempts: off and on wait ~%.3f ms, >= %.3f ms",
+		       c->fork_wakee ? "a forked " : kinds[c->wakee_policy],
+		       c->fork_wakee ? " (WF_FORK)" : "", c->off_ns / 1e6, mid / 1e6);
 	else
 		TH_LOG("predicted median wait: off %.3f ms (%s), on %.3f ms; midpoint %.3f ms",
 		       c->off_ns / 1e6, c->hrtick ? "to the hog's deadline" :
@@ -2098,7 +2171,7 @@ TEST_F_TIMEOUT(protect_wakeup, waits, 120)
 		pw_log_round(_metadata, pair, "on", &on);
 		elsewhere += off.elsewhere + on.elsewhere;
 		ok = off.median_ns >= mid &&
-		     (c->custom_ns ? on.median_ns >= mid : on.median_ns < mid);
+		     (c->keeps ? on.median_ns >= mid : on.median_ns < mid);
 		if (!off.invalid && !on.invalid && ok) {
 			agree++;
 		} else if (off.invalid || on.invalid ||

@@ -485,22 +485,165 @@ int sw_last_cpu(void)
 	return -1;
 }
 
+/*
+ * The highest sched domain of @cpu that shares its last-level cache
+ * (SD_SHARE_LLC; SD_SHARE_PKG_RESOURCES before v6.10), or -1 where none
+ * does: an LLC of that CPU alone, or no domains at all.
+ */
+static int llc_level(int cpu)
+{
+	char path[96], buf[1024];
+	int lvl, found = -1;
+
+	for (lvl = 0; ; lvl++) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/sched/domains/cpu%d/domain%d/flags",
+			 cpu, lvl);
+		if (read_file(path, buf, sizeof(buf)) < 0)
+			return found;
+		if (strstr(buf, "SD_SHARE_LLC") || strstr(buf, "SD_SHARE_PKG_RESOURCES"))
+			found = lvl;
+	}
+}
+
+/*
+ * debugfs lists the sched domains only while sched/verbose is on (v5.13
+ * on): the readers below switch it on for their reading and back.
+ */
+#define SW_VERBOSE	"/sys/kernel/debug/sched/verbose"
+
+static int verbose_on(bool *was_off)
+{
+	char was[8] = "";
+
+	*was_off = read_file(SW_VERBOSE, was, sizeof(was)) >= 0 && was[0] == 'N';
+	return *was_off ? write_str(SW_VERBOSE, "Y") : 0;
+}
+
+static int verbose_back(bool was_off)
+{
+	return was_off ? write_str(SW_VERBOSE, "N") : 0;
+}
+
+static bool domains_have(const char *flag)
+{
+	char path[96], buf[1024];
+	int cpu, lvl;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		for (lvl = 0; ; lvl++) {
+			snprintf(path, sizeof(path),
+				 "/sys/kernel/debug/sched/domains/cpu%d/domain%d/flags", cpu, lvl);
+			if (read_file(path, buf, sizeof(buf)) < 0)
+				break;
+			if (strstr(buf, flag))
+				return true;
+		}
+	return false;
+}
+
+/* A cpumask as /proc/schedstat prints it ("00000000,000000ff"). */
+static int parse_cpumask(const char *s, cpu_set_t *set)
+{
+	int len = strlen(s), bit = 0, i, b, v;
+
+	CPU_ZERO(set);
+	for (i = len - 1; i >= 0; i--) {
+		if (s[i] == ',')
+			continue;
+		if (s[i] >= '0' && s[i] <= '9')
+			v = s[i] - '0';
+		else if (s[i] >= 'a' && s[i] <= 'f')
+			v = s[i] - 'a' + 10;
+		else
+			return -1;
+		for (b = 0; b < 4; b++, bit++)
+			if ((v & (1 << b)) && bit < CPU_SETSIZE)
+				CPU_SET(bit, set);
+	}
+	return 0;
+}
+
+/*
+ * The LLC of every online CPU as the scheduler sees it: the span of the
+ * domain llc_level() names, from that CPU's domain line in /proc/schedstat
+ * ("domainN MASK", or "domainN NAME MASK" from version 17).
+ */
+static int read_llc_spans(const cpu_set_t *online, cpu_set_t *span)
+{
+	char line[4096], tok[3][256];
+	int want[CPU_SETSIZE];
+	int cpu = -1, lvl, ver = 0, n;
+	FILE *f;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		want[cpu] = CPU_ISSET(cpu, online) ? llc_level(cpu) : -1;
+		CPU_ZERO(&span[cpu]);
+		if (want[cpu] < 0 && CPU_ISSET(cpu, online))
+			CPU_SET(cpu, &span[cpu]);
+	}
+	f = fopen("/proc/schedstat", "r");
+	if (!f)
+		return -1;
+	cpu = -1;
+	while (fgets(line, sizeof(line), f)) {
+		n = sscanf(line, "%255s %255s %255s", tok[0], tok[1], tok[2]);
+		if (n >= 2 && !strcmp(tok[0], "version")) {
+			ver = atoi(tok[1]);
+			continue;
+		}
+		if (n >= 1 && sscanf(tok[0], "cpu%d", &cpu) == 1)
+			continue;
+		if (n < 3 || sscanf(tok[0], "domain%d", &lvl) != 1 ||
+		    cpu < 0 || cpu >= CPU_SETSIZE || lvl != want[cpu])
+			continue;
+		if (parse_cpumask(tok[ver >= 17 ? 2 : 1], &span[cpu])) {
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, online) && !CPU_COUNT(&span[cpu]))
+			return -1;	/* no domain line where one was wanted */
+	return 0;
+}
+
+static int sched_llc_spans(const cpu_set_t *online, cpu_set_t *span)
+{
+	bool was_off;
+	int ret;
+
+	if (verbose_on(&was_off))
+		return -1;
+	ret = read_llc_spans(online, span);
+	if (verbose_back(was_off))
+		ret = -1;
+	return ret;
+}
+
+bool sw_domains_have(const char *flag)
+{
+	bool was_off, ret;
+
+	if (verbose_on(&was_off))
+		return false;
+	ret = domains_have(flag);
+	verbose_back(was_off);
+	return ret;
+}
+
 int sw_llcs(struct sw_llc *llcs, int max)
 {
-	char path[128], buf[1024];
+	static cpu_set_t span[CPU_SETSIZE];
 	cpu_set_t online, set;
 	int cpu, i, nr = 0;
 
-	if (sw_online(&online))
+	if (sw_online(&online) || sched_llc_spans(&online, span))
 		return -1;
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		if (!CPU_ISSET(cpu, &online))
 			continue;
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", cpu);
-		if (read_file(path, buf, sizeof(buf)) < 0 || parse_cpulist(buf, &set))
-			return -1;
-		CPU_AND(&set, &set, &online);
+		CPU_AND(&set, &span[cpu], &online);
 		for (i = 0; i < nr; i++)
 			if (CPU_EQUAL(&set, &llcs[i].cpus))
 				break;

@@ -93,9 +93,15 @@ int sw_online(cpu_set_t *set);
 int sw_last_cpu(void);
 int sw_nr_cpus(void);
 
-/* LLCs of the online CPUs, ordered by first CPU; returns how many. */
+/*
+ * LLCs of the online CPUs as the scheduler sees them (the spans of the
+ * domains with SD_SHARE_LLC), ordered by first CPU; returns how many, or
+ * -1 without debugfs's domains or /proc/schedstat.
+ */
 int sw_llcs(struct sw_llc *llcs, int max);
 int sw_llc_cpu(const struct sw_llc *llc, int nth);
+/* Whether some CPU has a sched domain with @flag (debugfs domains/). */
+bool sw_domains_have(const char *flag);
 /* NUMA node of a CPU (0 without NUMA); its online CPUs. */
 int sw_node_of(int cpu);
 int sw_node_cpus(int node, cpu_set_t *set);

@@ -20,10 +20,14 @@
  *
  * On PREEMPT_RT the timer expires in a thread on B, so B is not idle when
  * the wakeup is made and the decision under test is not reached: skipped.
+ * So is a machine where Energy Aware Scheduling may run: while the root
+ * domain is not overutilized, select_task_rq_fair() returns the CPU
+ * find_energy_efficient_cpu() chose before wake_affine() is reached.
  */
 /* First: it defines _GNU_SOURCE for the libc headers below. */
 #include "sched_wakeup.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -68,6 +72,29 @@ static void *waker(void *arg)
 	return NULL;
 }
 
+/*
+ * EAS may run: sched_energy_aware is on, an energy model is registered
+ * (an entry under debugfs's energy_model) and some sched domain spans CPUs
+ * of different capacities (SD_ASYM_CPUCAPACITY), as build_perf_domains()
+ * requires.
+ */
+static bool eas_may_run(void)
+{
+	bool em = false;
+	struct dirent *e;
+	DIR *d;
+
+	if (sw_sysctl_get("/proc/sys/kernel/sched_energy_aware") != 1)
+		return false;
+	d = opendir("/sys/kernel/debug/energy_model");
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			em = true;
+	if (d)
+		closedir(d);
+	return em && sw_domains_have("SD_ASYM_CPUCAPACITY");
+}
+
 /* One trial of W: be on A, allow {A, B}, let T arm the timer, sleep. */
 static int trial(struct ctx *c)
 {
@@ -106,9 +133,11 @@ FIXTURE_SETUP(wa_idle_prev)
 		SKIP(return, "%s", why);
 	if (sw_preempt_rt())
 		SKIP(return, "PREEMPT_RT: timers expire in a thread, the waker CPU is busy");
+	if (eas_may_run())
+		SKIP(return, "Energy Aware Scheduling may place the wakeup before wake_affine()");
 	n = sw_llcs(llcs, SW_MAX_LLCS);
 	if (n < 0)
-		SKIP(return, "no LLC information in sysfs (cache/index3)");
+		SKIP(return, "no LLC spans: needs debugfs sched/domains and /proc/schedstat");
 	/* wake_wide() compares flips against the LLC size: want >= 4 CPUs. */
 	for (i = 0; i < n; i++) {
 		if (llcs[i].nr >= 4)
