@@ -11,10 +11,14 @@
 cd "$TOP" || exit 1
 AWK=scripts/lib/mech.awk
 
-# tail_lines: the /proc/stat and /proc/interrupts lines mech.awk reads too.
+# tail_lines: the /proc/stat and /proc/interrupts lines mech.awk reads too
+# (one it must not count between them).
 tail_lines() {
 	printf 'cpu  10 0 20 30 0 0 0 0 0 0\n'
 	printf '  LOC:   5   7   Local timer interrupts\n'
+	printf '  IWI:   1   2   IRQ work interrupts\n'
+	printf '  RES:  11  13   Rescheduling interrupts\n'
+	printf '  CAL:  17  19   Function call interrupts\n'
 }
 # domain VERSION LEVEL: one synthetic domain line; lb_gained of idle type t
 # is 1000 + t, alb_pushed 500, ttwu_wake_remote 40, ttwu_move_affine 3; all
@@ -42,7 +46,7 @@ sample() {
 }
 # cpu0's LLC is domain 0: its domain 1 wakeups are cross-LLC; cpu1's is 1.
 # Per domain line: lb 1000+1001+1002+500 = 3503, remote 40, affine 3.
-want="32 34 300 3 160 40 12 14012 20 12"
+want="32 34 300 3 160 40 12 14012 20 12 36 24"
 for v in 16 17; do
 	got=$(sample $v | awk -v levels="0:0 1:1" -f "$AWK") || fail "version $v sample refused"
 	[ "$got" = "$want" ] || fail "version $v: got '$got', want '$want'"

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The kernel's counters behind bench-run's mechanism rows, summed over CPUs
-# and domains from /proc/schedstat, the "cpu" line of /proc/stat and the LOC
-# line of /proc/interrupts, read in that order as one input. Prints one line:
+# and domains from /proc/schedstat, the "cpu" line of /proc/stat and the LOC,
+# CAL and RES lines of /proc/interrupts, read in that order as one input.
+# Prints one line:
 #   ttwu_count ttwu_local run_delay pcount wake_remote wake_remote_xllc
-#   move_affine lb_moved sys_jiffies local_timer_irqs
+#   move_affine lb_moved sys_jiffies local_timer_irqs call_irqs resched_irqs
 # Variable levels: "CPU:LEVEL ..." -- the highest domain of each CPU that
 # shares its LLC (-1: none); wakeups counted above it are cross-LLC.
 #
@@ -45,9 +46,11 @@ BEGIN {
 }
 /^cpu / { sys = $4 }
 /^ *LOC:/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) loc += $i }
+/^ *CAL:/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) cal += $i }
+/^ *RES:/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) res += $i }
 # %.0f: the %d of mawk stops at 2^31, and run_delay is in ns.
 END {
 	if (bad) exit 1
 	if (!first) { print "mech.awk: no /proc/schedstat version line" > "/dev/stderr"; exit 1 }
-	printf "%.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f\n", tw, tl, rd, pc, wr, wx, ma, lb, sys, loc
+	printf "%.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f\n", tw, tl, rd, pc, wr, wx, ma, lb, sys, loc, cal, res
 }

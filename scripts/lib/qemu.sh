@@ -68,6 +68,24 @@ vm_parse_clock() {
 	esac
 }
 
+# vm_wall_factor CPUS: how many wall-clock seconds to allow per second of
+# guest time in which CPUS vCPUs are busy. On the host's clock, one. On
+# virtual time QEMU's one TCG thread runs every vCPU and each instruction
+# advances the guest clock by 2^SHIFT ns, so a busy guest second costs
+# about CPUS x 2^-SHIFT x 10^9 instructions: seed 004 (4 vCPUs, shift 1)
+# took 13 wall seconds per guest second beside four other guests on a
+# 2-core host (reports/2026-12-06-virtual-time-precision.md). Allowed:
+# 4 x CPUS / 2^SHIFT, at least 1.
+vm_wall_factor() {
+	local f
+	if [ "$VM_CLOCK" != icount ]; then
+		echo 1
+		return
+	fi
+	f=$(( (4 * $1) >> VM_SHIFT ))
+	echo $(( f < 1 ? 1 : f ))
+}
+
 # vm_clock_name: the clock as results record it ("icount shift=1", "host").
 vm_clock_name() {
 	if [ "$VM_CLOCK" = icount ]; then
