@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make export of each line's tree, as make tree built it, reproduces its
-# patches/LINE/ and the shared new files exactly; uncommitted work in the
+# patches/LINE/ and the new files (shared, or the line's own copy under
+# patches/LINE/new/) exactly; uncommitted work in the
 # tree is never overwritten; an export from a tree made before the shared
 # files changed is refused.
 # check: uses tree
@@ -15,10 +16,17 @@ for line in $SW_LINES; do
 		[ -f "$PATCHES/0000-cover-letter.patch" ] && cp "$PATCHES/0000-cover-letter.patch" "$out/patches/$line/"
 		"$SCRIPTS/export" --dest "$out" >/dev/null || fail "scripts/export failed for $line"
 		diff -ru "$PATCHES" "$out/patches/$line" || fail "exported $line patches differ from ${PATCHES#"$TOP"/}"
-		for r in $(sed -e 's/#.*//' "$PATCHES/series" | awk '{for (i = 2; i <= NF; i++) print $i}'); do
-			diff -ru "$TOP/$r" "$out/$r" || fail "exported $r ($line) differs"
+		. "$TOP/scripts/lib/series.sh"
+		own=0
+		for r in $(series_entries "$PATCHES/series" | awk '{for (i = 2; i <= NF; i++) print $i}'); do
+			# The new files as the line sees them: shared, or its own.
+			NEWFROM=$TOP new_view "$r" "$TMP/here-$line" || fail "no $r for $line here"
+			NEWFROM=$out PATCHES=$out/patches/$line new_view "$r" "$TMP/out-view-$line" ||
+				fail "$r ($line) was not exported"
+			diff -ru "$TMP/here-$line/$r" "$TMP/out-view-$line/$r" || fail "exported $r ($line) differs"
+			own=$((own + $(line_own "$r" | wc -l)))
 		done
-		echo "$line: ${PATCHES#"$TOP"/} and new files round-trip unchanged ($(ls "$out/patches/$line" | wc -l) files)"
+		echo "$line: ${PATCHES#"$TOP"/} and new files round-trip unchanged ($(find "$out/patches/$line" -type f | wc -l) files in patches/$line, $own of them the line's own copies of new files)"
 	) || exit 1
 done
 

@@ -27,6 +27,12 @@ valid_seed() {
 	[[ $1 =~ ^[1-9][0-9]{0,9}$ ]] && [ "$1" -le 2147483647 ]
 }
 
+# valid_cases LIST: selftest cases by full name, FIXTURE.VARIANT.TEST (the
+# harness's -r), separated by '|'.
+valid_cases() {
+	[[ $1 =~ ^[A-Za-z0-9_]+\.[A-Za-z0-9_.]+(\|[A-Za-z0-9_]+\.[A-Za-z0-9_.]+)*$ ]]
+}
+
 # command_check CMD REGEX UNIT: scripts/bench's --command, --metric and
 # --unit. Nothing, or why they cannot be used (status 1).
 command_check() {

@@ -4,8 +4,11 @@
 #
 # Format: one patch per line, in the order 'git am' applies them, optionally
 # followed by the new files (or new directories) that the same commit adds.
-# Those are kept as real files at their kernel path in this repository and are
-# left out of the exported patch. '#' starts a comment; '# base: X.Y.Z (PKG
+# Those are kept as real files at their kernel path in this repository,
+# shared by every line, and are left out of the exported patch. A line that
+# needs its own copy of such a file keeps it at the same path under
+# patches/LINE/new/ (its PATCHES/new): there it replaces the shared copy,
+# for that line only. '#' starts a comment; '# base: X.Y.Z (PKG
 # VERSION)' names the kernel the series was exported against and the Debian
 # source package it came from.
 
@@ -35,10 +38,40 @@ tarball_id() {
 	stat -L -c '%n %s %Y' "$TARBALL"
 }
 
+# new_view ROOT DIR: the new file or directory ROOT as the line has it,
+# copied to DIR/ROOT: the shared copy at NEWFROM/ROOT (what git does not
+# ignore there; every file where NEWFROM is no repository), each file of
+# PATCHES/new/ROOT in place of the shared one or beside it. Fails when
+# neither has ROOT.
+new_view() {
+	local root=$1 dir=$2 from f
+	rm -rf "${dir:?}/$root"
+	[ -e "$NEWFROM/$root" ] || [ -e "$PATCHES/new/$root" ] || return 1
+	for from in "$NEWFROM" "$PATCHES/new"; do
+		[ -e "$from/$root" ] || continue
+		(cd "$from" && if [ "$from" = "$NEWFROM" ] && git rev-parse --git-dir >/dev/null 2>&1; then
+			git ls-files -co --exclude-standard -- "$root"
+		else
+			find "$root" -type f
+		fi) | while IFS= read -r f; do
+			mkdir -p "$(dirname "$dir/$f")" && cp -p "$from/$f" "$dir/$f" || exit 1
+		done || return 1
+	done
+}
+
+# line_own ROOT: the files of ROOT the line keeps its own copy of (under
+# PATCHES/new), one per line.
+line_own() {
+	[ -e "$PATCHES/new/$1" ] || return 0
+	(cd "$PATCHES/new" && find "$1" -type f | sort)
+}
+
 # inputs_id: a fingerprint of everything the tree is made from (the base,
-# the series and the new files), to tell when re-applying is needed.
+# the series and the new files as the line has them), to tell when
+# re-applying is needed.
 inputs_id() {
-	local line p
+	local line p view
+	view=$(mktemp -d) || return 1
 	{
 		tarball_id
 		cat "$SERIES"
@@ -47,11 +80,12 @@ inputs_id() {
 			sha256sum "$PATCHES/$1"
 			shift
 			for p in "$@"; do
-				(cd "$NEWFROM" && find "$p" -type f -print0 | sort -z |
-					xargs -0r sha256sum)
+				new_view "$p" "$view" &&
+					(cd "$view" && find "$p" -type f -print0 | sort -z | xargs -0r sha256sum)
 			done
 		done
 	} | sha256sum | cut -d' ' -f1
+	rm -rf "$view"
 }
 
 # cover_fill SRC FILE: fill the subject and blurb placeholders of the
