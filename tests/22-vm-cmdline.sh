@@ -112,3 +112,14 @@ for o in --cpus --sockets --timeout --out --kernel --log --append --data --clock
 	bad "$o" --quiet
 done
 echo "  refused: options without a value, last or before another option"
+# --check: the options alone, no kernel and no command; what a boot would
+# refuse, --check refuses the same way (scripts/matrix checks its cells so
+# before it builds a kernel).
+out=$("$SCRIPTS/vm" --kernel "$TMP/no-such-bzImage" --check --cpus 12 --sockets 6 --numa 2 2>&1) ||
+	fail "vm --check refused a good topology: $out"
+[ -z "$out" ] || fail "vm --check printed on success: $out"
+out=$("$SCRIPTS/vm" --check --cpus 8 --sockets 3 2>&1)
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q '^vm: error: bad topology' <<<"$out" ||
+	fail "vm --check --cpus 8 --sockets 3: exit $rc, '$out'"
+echo "--check: a good topology passes without a kernel; a bad one: $out"
