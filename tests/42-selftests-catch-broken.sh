@@ -150,7 +150,8 @@ export SW_SELFTESTS_INSTALLED=1
 check noop smt2x4 "" "wa_idle_prev.on.placement:pass wa_idle_prev.off.placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:pass
 	$(ineligible_skip) $(protect_broken)"
-# The NUMA cell for the tie-break across nodes; smt2x4 has checked the rest.
+# The NUMA cell for idlest_util: LLCs of a node with another node beside;
+# smt2x4 has checked the rest.
 check noop numa2x3x2 idlest_util "idlest_util.on.fork_placement:pass
 	idlest_util.off.fork_placement:fail"
 check inverted holes3x4 "" "wa_idle_prev.on.placement:fail wa_idle_prev.off.placement:fail
