@@ -11,7 +11,7 @@ ifdef BASE
 export SW_BASE := $(BASE)
 endif
 
-.PHONY: help deps tree export submit robot deb deb-boot hw kernel run matrix bench bench-native seeds torture kselftest lava check check-full clean
+.PHONY: help deps tree export submit robot deb deb-boot hw kernel run matrix bench bench-native seeds torture upstream-selftests lava check check-full clean
 
 help:
 	@echo "BASE=7.3     the mainline line (default), BASE=6.12 the 6.12.y backport line:"
@@ -45,9 +45,9 @@ help:
 	@echo "make torture flags flipped at random under load, hotplug and cgroup churn on"
 	@echo "             the debug kernel, 8 CPUs as 2 LLCs then 2 NUMA nodes (DURATION=30m;"
 	@echo "             SEED=N replays a run's random choices, printed in its report)"
-	@echo "make kselftest  upstream selftests (futex cpu-hotplug rseq sched timers) on the"
-	@echo "             base, the series, and the series with its flags inverted; table"
-	@echo "             in build/kselftest/compare.md"
+	@echo "make upstream-selftests  upstream selftests (futex cpu-hotplug rseq sched timers) on"
+	@echo "             the base, the series, and the series with its flags inverted; table"
+	@echo "             in build/upstream-selftests/compare.md"
 	@echo "make deb     Debian packages of the series' kernel (linux-image, linux-headers);"
 	@echo "             base config BASECONFIG=file, else the running kernel's if of the line,"
 	@echo "             else Debian's"
@@ -79,12 +79,11 @@ submit: tree
 robot: tree
 	@$(SCRIPTS)/robot $(if $(CELLS),--cells "$(CELLS)")
 
-DEBUG_ARGS := $(if $(filter 1,$(DEBUG)),--obj build/obj-debug --fragment scripts/config/debug.config)
 BENCH_ARGS := $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
 	$(if $(DURATION),--duration $(DURATION)) $(if $(CONFIGS),--configs $(CONFIGS))
 
 kernel: tree
-	@$(SCRIPTS)/build $(DEBUG_ARGS)
+	@$(SCRIPTS)/build $(if $(filter 1,$(DEBUG)),--debug)
 
 bench: kernel
 	@$(SCRIPTS)/bench $(BENCH_ARGS)
@@ -102,31 +101,22 @@ hw:
 bench-native:
 	@$(SCRIPTS)/bench --native $(BENCH_ARGS)
 
-SEEDS ?= 000 001 001-ext4 003 003-oltp 004
-# The line's build directory: build/ for mainline, build/LINE/ for a backport.
-SEEDS_OUT := build/$(if $(filter-out 7.3,$(or $(BASE),7.3)),$(BASE)/)seeds
 seeds: kernel
-	@n=0; t=$(words $(SEEDS)); for s in $(SEEDS); do n=$$((n + 1)); \
-		echo "seeds: [$$n/$$t] seed $$s (scripts/config/seeds/seed-$$s.exp)"; \
-		$(SCRIPTS)/bench --experiment $(SCRIPTS)/config/seeds/seed-$$s.exp \
-			--out $(SEEDS_OUT)/seed-$$s || exit 1; \
-	done; \
-	cat $(foreach s,$(SEEDS),$(SEEDS_OUT)/seed-$(s)/summary.md) >$(SEEDS_OUT)/summary.md && \
-	echo "seeds: $(words $(SEEDS)) experiments side by side in $(SEEDS_OUT)/summary.md"
+	@$(SCRIPTS)/seeds $(if $(SEEDS),--seeds "$(SEEDS)")
 
 torture: tree
-	@$(SCRIPTS)/build --obj build/obj-debug --fragment scripts/config/debug.config
+	@$(SCRIPTS)/build --debug
 	@$(SCRIPTS)/torture $(if $(DURATION),--duration $(DURATION)) $(if $(SEED),--seed $(SEED))
 
-kselftest: tree
-	@$(SCRIPTS)/kselftest
+upstream-selftests: tree
+	@$(SCRIPTS)/upstream-selftests
 
 # The artifacts first (each step says what it reuses), then the jobs.
 LAVA_ARGS := $(if $(JOBS),--jobs $(JOBS)) $(if $(WORKLOADS),--workloads $(WORKLOADS)) \
 	$(if $(ITERATIONS),--iterations $(ITERATIONS)) $(if $(DURATION),--duration $(DURATION)) \
 	$(if $(LAVA_URL),--url $(LAVA_URL))
 lava: kernel
-	@$(SCRIPTS)/selftests --tar
+	@$(SCRIPTS)/install-selftests --tar
 	@$(SCRIPTS)/debroot --ramdisk build/lava/rootfs.cpio.gz
 	@$(SCRIPTS)/lava $(LAVA_ARGS)
 

@@ -5,7 +5,7 @@
 # check: uses tree
 . "$(dirname "$0")/lib.sh"
 for line in $SW_LINES; do
-	SW_BASE=$line "$SCRIPTS/check-series" || fail "checkpatch is not clean on the $line line"
+	SW_BASE=$line "$SCRIPTS/checkpatch" || fail "checkpatch is not clean on the $line line"
 done
 
 # A bare id, as a changelog might cite it, and the same commit cited right.
@@ -39,9 +39,9 @@ mk "The tie-break came with 3edecfef0285 in v5.9." >"$TMP/bare.patch"
 mk 'The tie-break of commit 3edecfef0285 ("sched/fair: update_pick_idlest()
 Select group with lowest group_util when idle_cpus are equal") came in
 v5.9.' >"$TMP/good.patch"
-out=$("$SCRIPTS/check-series" "$TMP/bare.patch" 2>&1)
+out=$("$SCRIPTS/checkpatch" "$TMP/bare.patch" 2>&1)
 rc=$?
 grep -q 'GIT_COMMIT_ID' <<<"$out" && [ "$rc" != 0 ] || { echo "$out"; fail "a bare commit id was not caught"; }
 echo "bare id caught: $(grep -m1 GIT_COMMIT_ID <<<"$out" | sed 's/^ *//')"
-out=$("$SCRIPTS/check-series" "$TMP/good.patch" 2>&1) || { echo "$out"; fail "a well-formed citation was refused"; }
+out=$("$SCRIPTS/checkpatch" "$TMP/good.patch" 2>&1) || { echo "$out"; fail "a well-formed citation was refused"; }
 echo "commit <id> (\"<subject>\") accepted"

@@ -4,7 +4,7 @@
 command -v shellcheck >/dev/null || skip "shellcheck not installed (make deps)"
 cd "$TOP" || exit 1
 files=$({ grep -rlE '^#!/usr/bin/env bash|^#!/bin/bash' scripts tests .ci
-	ls scripts/lib/*.sh scripts/lib/workloads/*.sh tests/lib.sh; } | sort -u)
+	ls scripts/lib/*.sh scripts/lib/guest/*.sh scripts/lib/guest/workloads/*.sh tests/lib.sh; } | sort -u)
 # Settings in .shellcheckrc.
 # shellcheck disable=SC2086
 shellcheck -S warning $files || fail "shellcheck found problems"

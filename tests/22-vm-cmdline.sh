@@ -47,8 +47,8 @@ done
 echo "paths with commas: doubled on the QEMU command line"
 # A root of its own booted from a disk: virtio-blk, its initramfs, no 9p.
 root=$TMP/root,r
-mkdir -p "$root$SCRIPTS/lib" "$root/boot"
-cp "$SCRIPTS/lib/guest-init" "$root$SCRIPTS/lib/"
+mkdir -p "$root$SCRIPTS/lib/guest" "$root/boot"
+cp "$SCRIPTS/lib/guest/init" "$root$SCRIPTS/lib/guest/"
 touch "$root/boot/vmlinuz-6.12.0-x"
 cmd=$("$SCRIPTS/vm" --kernel "$root/boot/vmlinuz-6.12.0-x" --accel tcg --root "$root" --disk \
 	--log "$TMP/run,3" --dry-run -- true 2>&1)

@@ -11,4 +11,4 @@ expect_refusal "results directory $bad is not writable" "$SCRIPTS/vm" --out "$ba
 expect_refusal "results directory .* is not writable" "$SCRIPTS/bench" --smoke --out "$bad"
 expect_refusal "cannot create $bad or not writable" "$SCRIPTS/torture" --duration 60 --out "$bad"
 mkdir -p "$TMP/bin" && touch "$TMP/bin/wakelat" "$TMP/bin/benchstat" && chmod +x "$TMP/bin"/*
-expect_refusal "results directory $bad is not writable" bash "$SCRIPTS/lib/bench-run" --out "$bad" --bin "$TMP/bin"
+expect_refusal "results directory $bad is not writable" bash "$SCRIPTS/lib/guest/run-bench" --out "$bad" --bin "$TMP/bin"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-run's mechanism counters (scripts/lib/mech.awk) from /proc/schedstat
+# run-bench's mechanism counters (scripts/lib/guest/mech.awk) from /proc/schedstat
 # of both formats: version 16 (6.12: no domain name, 8 load-balance counters
 # per idle type) and 17 (7.3: a domain name, 11). Real samples taken in
 # guests of both lines (tests/data/schedstat-v16.txt, -v17.txt) against
@@ -9,7 +9,7 @@
 # the other version's length, is refused with one line.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
-AWK=scripts/lib/mech.awk
+AWK=scripts/lib/guest/mech.awk
 
 # tail_lines: the /proc/stat and /proc/interrupts lines mech.awk reads too
 # (one it must not count between them).

@@ -39,7 +39,7 @@ for f in samples.tsv report.md report.txt results.json summary.md; do
 	[ ! -e "$out/$f" ] || fail "badopt: a failed run left $f"
 done
 
-# 2 and 3 in one guest, the guest half (bench-run) run directly: the
+# 2 and 3 in one guest, the guest half (run-bench) run directly: the
 # killer waits for sysbench's run and kills the server one second in; the
 # full disk is the guest's 80 MiB data disk.
 res=$TMP/res
@@ -48,7 +48,7 @@ cat >"$res/guest.sh" <<GUEST
 br() {
 	local name=\$1
 	shift
-	bash "$SCRIPTS/lib/bench-run" --out "$res/\$name" --bin "$BUILD/bin" --configs "$res/configs" \
+	bash "$SCRIPTS/lib/guest/run-bench" --out "$res/\$name" --bin "$BUILD/bin" --configs "$res/configs" \
 		--iterations 1 --duration 2 --no-warmup --param BENCH_DB_ROOT="$root" "\$@" >"$res/\$name.log" 2>&1
 	echo \$? >"$res/\$name.rc"
 }
@@ -65,7 +65,7 @@ build_tools wakelat benchstat
 "$SCRIPTS/vm" --cpus 4 --sockets 2 --mem 2048 --data 80 --timeout 900 --out "$res" --quiet \
 	-- bash "$res/guest.sh" >"$TMP/vm.log" 2>&1 || { cat "$TMP/vm.log"; fail "the guest failed"; }
 for name in crash full; do
-	[ "$(cat "$res/$name.rc" 2>/dev/null)" = 1 ] || { tail -n 8 "$res/$name.log"; fail "$name: bench-run exited $(cat "$res/$name.rc" 2>/dev/null), want 1"; }
+	[ "$(cat "$res/$name.rc" 2>/dev/null)" = 1 ] || { tail -n 8 "$res/$name.log"; fail "$name: run-bench exited $(cat "$res/$name.rc" 2>/dev/null), want 1"; }
 	[ ! -e "$res/$name/samples.tsv" ] || fail "$name: a failed run left samples.tsv"
 done
 want crash "$res/crash.log" '^bench: error: workload oltp-mariadb-ps-1 failed in configuration (baseline|again) \(iteration 1, exit [0-9]+\): oltp: mariadb died during the run \(killed by signal 9, SIGKILL;' \

@@ -31,7 +31,7 @@ rc=$?
 echo "refused: $out"
 refused 1 "no kernel at $TMP/none; run 'make kernel'" --kernel "$TMP/none"
 refused 1 "no root filesystem at $TMP/none; run 'scripts/debroot --ramdisk" --rootfs "$TMP/none"
-refused 1 "no kselftest tarball at $TMP/none; run 'scripts/selftests --tar'" \
+refused 1 "no kselftest tarball at $TMP/none; run 'scripts/install-selftests --tar'" \
 	--jobs kselftest --rootfs "$TMP/notakernel" --kselftest "$TMP/none"
 refused 2 "unknown option '--bogus'" --bogus
 refused 2 "--jobs is kselftest, ab or both, not 'boot'" --jobs boot

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 need_kernel
 LAVA=$SCRIPTS/lava
-"$SCRIPTS/selftests" --tar >"$TMP/st.log" 2>&1 || { cat "$TMP/st.log"; fail "scripts/selftests --tar failed"; }
+"$SCRIPTS/install-selftests" --tar >"$TMP/st.log" 2>&1 || { cat "$TMP/st.log"; fail "scripts/install-selftests --tar failed"; }
 # Any file stands in for the root filesystem: nothing boots here.
 printf 'x\n' >"$TMP/rootfs.cpio.gz"
 

@@ -11,7 +11,7 @@
 # check: full
 . "$(dirname "$0")/lib.sh"
 need_kernel
-"$SCRIPTS/selftests" --tar >"$TMP/st.log" 2>&1 || { cat "$TMP/st.log"; fail "scripts/selftests --tar failed"; }
+"$SCRIPTS/install-selftests" --tar >"$TMP/st.log" 2>&1 || { cat "$TMP/st.log"; fail "scripts/install-selftests --tar failed"; }
 "$SCRIPTS/debroot" --ramdisk "$BUILD/lava/rootfs.cpio.gz" >"$TMP/root.log" 2>&1 ||
 	{ cat "$TMP/root.log"; fail "scripts/debroot --ramdisk failed"; }
 tail -n 2 "$TMP/root.log"

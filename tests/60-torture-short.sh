@@ -9,8 +9,8 @@
 # check: cpus all
 # check: full
 . "$(dirname "$0")/lib.sh"
-dbg=$BUILD/obj-debug
-"$SCRIPTS/build" --obj "$dbg" --fragment "$TOP/scripts/config/debug.config" >"$TMP/build.log" 2>&1 ||
+dbg=$KOBJ_DEBUG
+"$SCRIPTS/build" --debug >"$TMP/build.log" 2>&1 ||
 	{ tail -n 20 "$TMP/build.log"; fail "the debug kernel does not build"; }
 tail -n 1 "$TMP/build.log"
 # Results (consoles included) under build/, not in the temporary directory:

@@ -23,10 +23,10 @@ need_kernel() {
 	[ -r "$KOBJ/arch/x86/boot/bzImage" ] || fail "no $KOBJ/arch/x86/boot/bzImage (the kernel build test failed)"
 }
 
-# install_selftests: the kselftest install of scripts/selftests; prints the
+# install_selftests: the kselftest install of scripts/install-selftests; prints the
 # directory of its sched-wakeup programs.
 install_selftests() {
-	"$SCRIPTS/selftests" >"$TMP/selftests.log" 2>&1 || { cat "$TMP/selftests.log"; fail "the selftests do not build"; } >&2
+	"$SCRIPTS/install-selftests" >"$TMP/selftests.log" 2>&1 || { cat "$TMP/selftests.log"; fail "the selftests do not build"; } >&2
 	echo "$BUILD/selftests/sched-wakeup"
 }
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Shared helpers for the scripts in scripts/ that run on the host. Sourced,
-# never executed; scripts/lib/guest-lib.sh is their counterpart on the
+# never executed; scripts/lib/guest/lib.sh is their counterpart on the
 # machine under test.
 #
 # The error-handling rule, for every script here and in lib/:
@@ -14,47 +14,15 @@
 #     runs a guest passes on scripts/vm's own codes (124 hang, 125 guest
 #     or QEMU failure).
 #   - Options take their values in the "needs a value" style of need_value
-#     (scripts/lib/checks.sh), and every value is checked before a kernel
+#     (scripts/lib/args.sh), and every value is checked before a kernel
 #     is built or a guest boots.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-. "$TOP/scripts/lib/checks.sh"
+. "$TOP/scripts/lib/args.sh"
 PROG=${PROG:-$(basename "$0")}
 SW_T0=${SW_T0:-$(date +%s)}
 
-die() {
-	printf '%s: error: %s\n' "$PROG" "$*" >&2
-	exit 1
-}
-
-# The kernel lines: each is a series in patches/LINE/ on Debian's
-# linux-source-LINE. SW_MAINLINE is the line posted upstream, the default
-# of every script (make's BASE= sets SW_BASE); it builds in build/. The
-# others are backports and build in build/LINE/. Whatever does not depend
-# on the line (the Debian roots' base, the tools built for the host) lives
-# in $SHARED: build/, or SW_BUILD where a test gives one.
-SW_MAINLINE=7.3
-SW_LINES="7.3 6.12"
-SW_BASE=${SW_BASE:-$SW_MAINLINE}
-case " $SW_LINES " in
-*" $SW_BASE "*) ;;
-*) printf '%s: error: no kernel line %s (BASE= takes one of: %s)\n' "$PROG" "'$SW_BASE'" "$SW_LINES" >&2
-	exit 2 ;;
-esac
-export SW_BASE
-SHARED=${SW_SHARED:-${SW_BUILD:-$TOP/build}}
-if [ "$SW_BASE" = "$SW_MAINLINE" ]; then
-	BUILD=${SW_BUILD:-$TOP/build}
-else
-	BUILD=${SW_BUILD:-$TOP/build/$SW_BASE}
-fi
-KSRC=${SW_KSRC:-$BUILD/linux}
-KOBJ=${SW_KOBJ:-$BUILD/obj}
-PATCHES=${SW_PATCHES:-$TOP/patches/$SW_BASE}
-SRC_PKG=linux-source-$SW_BASE
-TARBALL=${SW_TARBALL:-/usr/src/$SRC_PKG.tar.xz}
-BASE_TAG=sched-wakeup-base
-SYNC_REF=refs/sched-wakeup/synced
+. "$TOP/scripts/lib/line.sh"
 
 # cells FILE: the rows of a cells file (scripts/config/*.cells) that apply to
 # this line, without comments and blank lines. A row that starts with
@@ -74,13 +42,6 @@ cells() {
 # (scripts/config/line-LINE.config: options that exist in one line only).
 line_fragment() {
 	echo "$TOP/scripts/config/line-$SW_BASE.config"
-}
-
-# usage_error TEXT: bad usage (an unknown option, a missing or bad value):
-# one line, exit 2.
-usage_error() {
-	printf '%s: error: %s (see --help)\n' "$PROG" "$*" >&2
-	exit 2
 }
 
 warn() {

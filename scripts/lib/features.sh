@@ -39,7 +39,7 @@ feat_write() {
 
 # feat_apply TOKEN...: the saved line, then the given tokens. Only the tokens
 # that differ from the current line are written (a write costs a static-key
-# flip). feat_restore calls it with none, bench-run with a configuration's.
+# flip). feat_restore calls it with none, run-bench with a configuration's.
 # shellcheck disable=SC2120
 feat_apply() {
 	local now t

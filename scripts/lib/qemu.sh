@@ -147,7 +147,7 @@ vm_build_cmd() {
 	append+=" panic=-1 printk.devkmsg=on init=$VM_INIT"
 	[ -n "$VM_APPEND" ] && append+=" $VM_APPEND"
 	# init's arguments: the run directory, then the host paths the guest
-	# must see even when they lie under a scratch tmpfs (guest-init).
+	# must see even when they lie under a scratch tmpfs (guest/init).
 	append+=" -- $VM_RUN $TOP $BUILD"
 
 	QEMU_CMD=("${QEMU:-qemu-system-x86_64}" -M pc -nodefaults -no-user-config

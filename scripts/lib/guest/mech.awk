@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The kernel's counters behind bench-run's mechanism rows, summed over CPUs
+# The kernel's counters behind run-bench's mechanism rows, summed over CPUs
 # and domains from /proc/schedstat, the "cpu" line of /proc/stat and the LOC,
 # CAL and RES lines of /proc/interrupts, read in that order as one input.
 # Prints one line:

@@ -5,19 +5,9 @@
 # debugfs, and what the machine is. Sourced; the caller sets PROG. Bad usage
 # exits 2, any other error 1, each with one line on stderr.
 
-. "${BASH_SOURCE[0]%/*}/features.sh"
-. "${BASH_SOURCE[0]%/*}/checks.sh"
+. "${BASH_SOURCE[0]%/*}/../features.sh"
+. "${BASH_SOURCE[0]%/*}/../args.sh"
 export LC_ALL=C
-
-die() {
-	echo "$PROG: error: $*" >&2
-	exit 1
-}
-
-usage_error() {
-	echo "$PROG: error: $* (see --help)" >&2
-	exit 2
-}
 
 need_root() {
 	[ "$(id -u)" = 0 ] || die "must run as root ($*)"

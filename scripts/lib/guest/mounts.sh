@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Sourced by a PID 1 of ours (guest-init, lava-init): what an init system
+# Sourced by a PID 1 of ours (guest/init, lava-init): what an init system
 # and udev would give the machine before anything runs.
 
 # mount_kernel_fs: proc, sysfs, devtmpfs with what bash's <(...) needs

@@ -5,7 +5,7 @@
 # counts (BENCH_DBENCH_CLIENTS, default "1 2 4 8", seed 001 went to 128) in
 # BENCH_DBENCH_DIR (default: tmpfs; seed 001 used ext4). Seed 001 also
 # reported the system CPU time of its runs: every run records it (sys-cpu,
-# scripts/lib/bench-run).
+# scripts/lib/guest/run-bench).
 
 workload dbench-tmpfs 0 'throughput MB/s hi'
 for n in ${BENCH_DBENCH_CLIENTS:-1 2 4 8}; do

@@ -1,13 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Checks of option values, sourced by the host scripts (common.sh) and the
-# runners on the machine under test (guest-lib.sh), so that a value the
-# host accepts is one the guest accepts: a bad option fails before a boot.
+# The error exits and the checks of option values: sourced by the host
+# scripts (scripts/lib/common.sh) and by the programs that run on the machine
+# under test (scripts/lib/guest/lib.sh), so that both fail the same way and a
+# value the host accepts is one the guest accepts: a bad option fails before
+# a boot. The caller sets PROG.
+
+# die TEXT: a failure; one line on stderr, exit 1.
+die() {
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	exit 1
+}
+
+# usage_error TEXT: bad usage (an unknown option, a missing or bad value):
+# one line on stderr, exit 2.
+usage_error() {
+	printf '%s: error: %s (see --help)\n' "$PROG" "$*" >&2
+	exit 2
+}
 
 # need_value OPTION ARGC VALUE: an option's value is there, and is not the
 # next option; one style everywhere:
 #   --out) need_value "$1" $# "${2:-}"; OUT=$2; shift 2 ;;
-# (usage_error, defined by the caller's library, exits 2).
 need_value() {
 	[ "$2" -ge 2 ] && [[ $3 != --* ]] || usage_error "$1 needs a value"
 }
