@@ -21,8 +21,8 @@
 #   min-quantum, hrtick-vprot, hrtick-repick (each of the three fixes of
 #             mainline's protected slice undone), 2 LLCs x 4: the
 #             protect_base case of that fix fails, the other two pass.
-# The 6.12.y line's EEVDF flags: their variants skip on mainline (the flags
-# are missing), as PROTECT_ELIGIBLE's do on 6.12.y, and are checked there:
+# The 6.12.y line's EEVDF flags, tested by that line's own ineligible.c,
+# are checked there:
 #   root, leaf (INELIGIBLE judged on the root runqueue, or on the task's own
 #             runqueue only), 2 LLCs x 4: the layouts where the hogs meet
 #             elsewhere fail, the others pass;
@@ -38,6 +38,7 @@
 # check: after 01 41
 . "$(dirname "$0")/lib.sh"
 bad=0
+# The 6.12.y line's ineligible variants (its own ineligible.c).
 ine="tick wakeup tick_siblings wakeup_siblings tick_tree wakeup_tree tick_autogroup wakeup_autogroup tick_autogroups wakeup_autogroups tick_custom_slice"
 pro="protect_hrtick protect_hrtick_siblings protect_hrtick_autogroups protect_tick"
 pwa="hrtick hrtick_siblings hrtick_autogroups tick"
@@ -74,14 +75,6 @@ ineligible_want() {
 		w=fail
 		[[ " $* " == *" $v "* ]] && w=pass
 		printf 'ineligible.%s.runs:%s ' "$v" "$w"
-	done
-}
-
-# ineligible_skip: every ineligible variant skips (a line without the flags).
-ineligible_skip() {
-	local v
-	for v in $ine; do
-		printf 'ineligible.%s.runs:skip ' "$v"
 	done
 }
 
@@ -149,7 +142,7 @@ install_selftests >/dev/null
 export SW_SELFTESTS_INSTALLED=1
 check noop smt2x4 "" "wa_idle_prev.on.placement:pass wa_idle_prev.off.placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:pass
-	$(ineligible_skip) $(protect_broken)"
+	$(protect_broken)"
 # The NUMA cell for idlest_util: LLCs of a node with another node beside;
 # smt2x4 has checked the rest.
 check noop numa2x3x2 idlest_util "idlest_util.on.fork_placement:pass
@@ -157,7 +150,7 @@ check noop numa2x3x2 idlest_util "idlest_util.on.fork_placement:pass
 check inverted holes3x4 "" "wa_idle_prev.on.placement:fail wa_idle_prev.off.placement:fail
 	idlest_util.on.fork_placement:fail idlest_util.off.fork_placement:fail
 	idlest_util_local.on.fork_placement:fail idlest_util_local.off.fork_placement:fail
-	$(ineligible_skip) $(protect_broken)"
+	$(protect_broken)"
 check quantum llc2x4 ineligible "ineligible.protect_hrtick.runs:fail
 	ineligible.protect_hrtick_siblings.runs:fail ineligible.protect_hrtick_autogroups.runs:fail
 	ineligible.protect_tick.runs:pass ineligible.protect_custom_slice.runs:pass

@@ -127,10 +127,20 @@ expect_results() {
 	return $bad
 }
 
+# other_lines_flags: the series' flags of the lines other than this one.
+other_lines_flags() {
+	local l
+	for l in $SW_LINES; do
+		[ "$l" = "$SW_BASE" ] ||
+			(SW_FEAT_KERNEL=$l . "$TOP/scripts/lib/features.sh" && echo "$SW_FLAGS")
+	done | tr '\n' ' '
+}
+
 # every_test_passes TSV: in a matrix.tsv (scripts/matrix), every test
 # passed in at least one cell, or skipped in every cell for a sched feature
 # the line does not have (SW_FLAGS, from features.sh) or for a mechanism
-# newer than the line's base ("... since vX.Y"); prints the latter.
+# newer than the line's base ("... since vX.Y"); prints the latter. A test
+# that skipped for a flag of another line fails: each line tests its own.
 every_test_passes() {
 	local tsv=$1 t flag since
 	for t in $(cut -f3 "$tsv" | sort -u); do
@@ -148,6 +158,9 @@ every_test_passes() {
 			match($5, /sched feature [A-Z_]+ missing/) { print substr($5, RSTART + 14, RLENGTH - 22); exit }' "$tsv")
 		if [ -n "$flag" ]; then
 			[[ " $SW_FLAGS " != *" $flag "* ]] || fail "$t: skipped for a missing $flag, which the $SW_BASE line has"
+			# Each line tests its own flags: another line's belong in its copy.
+			[[ " $(other_lines_flags) " != *" $flag "* ]] ||
+				fail "$t tests $flag, a flag of another line (it belongs in that line's patches/LINE/new/)"
 			awk -F'\t' -v t="$t" '$3 == t && $4 != "skip" { bad = 1 } END { exit bad }' "$tsv" ||
 				fail "$t: ran in some cell although $flag is missing in others"
 			echo "$t: skipped in every cell: $flag is not in the $SW_BASE line"

@@ -1,502 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TICK_INELIGIBLE and WAKEUP_INELIGIBLE: two CPU-bound processes ("hogs")
- * share one CPU and note the time each takes it from the other, which gives
- * the length of every run. Without the flags a run ends at the first tick
- * (or wakeup) after the hog's slice is used up: at least ceil(slice /
- * tick) ticks, or the slice. TICK_INELIGIBLE ends it at the first tick that
- * finds the hog ineligible; equal hogs pass each other within a tick, so a
- * run lasts one tick. WAKEUP_INELIGIBLE ends it at the first wakeup on the
- * CPU after that, so a run lasts about the interval between wakeups, which
- * the test counts. Rounds with the flag off and on alternate, and each pair
- * must put the median run -- of all runs, or of those during which the CPU
- * did not stop (hog()) -- on the predicted side of the midpoint between
- * the two predictions.
+ * PROTECT_ELIGIBLE, and the protected slice it builds on. Two CPU-bound
+ * processes ("hogs", hogs.h) share one CPU and note the time each takes it
+ * from the other, which gives the length of every run.
  *
- * The wakeups must not preempt by themselves: the wakee runs at nice 19, so
- * it is never EEVDF's pick when it arrives, and a helper on another CPU
- * moves it onto the hogs' CPU, wakes it there and moves it off before it
- * runs, so it never takes CPU time from the hogs; before every round it
- * runs there once with the hogs stopped, to drop the lag its group gathers
- * there (drop_wakee_lag()).
- *
- * Layouts: the hogs in the test's own group, in sibling cgroups, in two
- * leaves of a binary cgroup tree of depth 4, in one autogroup, in an
- * autogroup each. The flags must act where the hogs meet: below the root
- * runqueue in the middle three, at the root in the last.
- *
- * PROTECT_ELIGIBLE (the mainline line): the hogs' runs end once the running
- * one is no longer eligible -- at once, for equal hogs -- but not before it
- * ran a quantum, the unscaled base slice (base_slice / the tunable_scaling
+ * ineligible: with PROTECT_ELIGIBLE the hogs' runs end once the running one
+ * is no longer eligible -- at once, for equal hogs -- but not before it ran
+ * a quantum, the unscaled base slice (base_slice / the tunable_scaling
  * factor); with HRTICK the timer is armed for that point. Without the flag
  * a run lasts the slice (HRTICK at the deadline) or the slice in whole
  * ticks (no HRTICK); with it, the quantum, or the quantum in whole ticks.
- * Besides the medians, no more than one run in FLOOR_SHARE of those
- * without a gap may last under FLOOR_SHORT of the quantum: the quantum is
- * a floor, which bounds the switch rate at any HZ. A run is timed from
- * the first to the last look at the clock of its hog, while the kernel
- * counts it from the pick, so each run is off by the difference of two
- * context switches -- tens of microseconds on hardware, up to a few
- * hundred under emulation -- in either direction: hence half the quantum,
- * where a kernel without the floor makes runs of a switch or two. The
- * tenth percentile is logged. Hogs that asked for a slice of their own
- * keep it.
+ * Rounds with the flag off and on alternate, and each pair must put the
+ * median run -- of all runs, or of those during which the CPU did not
+ * stop (hog()) -- on the predicted side of the midpoint between the two
+ * predictions. Besides the medians, no more than one run in FLOOR_SHARE of
+ * those without a gap may last under FLOOR_SHORT of the quantum: the
+ * quantum is a floor, which bounds the switch rate at any HZ. A run is
+ * timed from the first to the last look at the clock of its hog, while
+ * the kernel counts it from the pick, so each run is off by the
+ * difference of two context switches -- tens of microseconds on hardware,
+ * up to a few hundred under emulation -- in either direction: hence half
+ * the quantum, where a kernel without the floor makes runs of a switch or
+ * two. The tenth percentile is logged. Hogs that asked for a slice of
+ * their own keep it.
  *
- * PROTECT_ELIGIBLE at a wakeup that does not preempt: the protect_wakeup
- * fixture, at the end of this file.
+ * Layouts: the hogs in the test's own group, in sibling cgroups, in an
+ * autogroup each. The flag must act where the hogs meet: below the root
+ * runqueue in sibling cgroups, at the root in the others.
+ *
+ * protect_base: the protected slice of the base, without the flag.
+ * protect_wakeup: PROTECT_ELIGIBLE at a wakeup that does not preempt.
  */
 /* First: it defines _GNU_SOURCE for the libc headers below. */
 #include "sched_wakeup.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/eventfd.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <sys/resource.h>
 #include <sys/utsname.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "../kselftest_harness.h"
-
-#define MAX_RUNS	16384
-#define SETTLE_US	100000		/* after a flip, before a round */
-#define MIN_ROUND_NS	400000000LL
-#define MAX_ROUND_NS	2000000000LL
-#define RUNS_PER_ROUND	60		/* off runs a round should hold */
-#define MIN_RUNS	20		/* fewer: the round says nothing */
-#define AGREE_TO_PASS	4		/* pairs of rounds, see the test */
-#define DISAGREE_TO_FAIL 3
-#define MAX_PAIRS	16
-#define FAIR_TICKS	0.9		/* share of its ticks the CPU must handle */
-#define MIN_PERIOD_NS	500000LL	/* fastest wakeup period asked for */
-#define MAX_SLICE_NS	50000000LL	/* longest slice the wakeup test sets */
-#define WAKEE_NICE	19
-#define CALIBRATIONS	3		/* rounds before the waker is found too slow */
-#define FLOOR_SHARE	10		/* runs per short run allowed */
-#define FLOOR_SHORT	0.5		/* a run under this share of the quantum */
-#define MAX_SLICE_TICKS	20		/* longest slice the tick case sets */
-#define ERR_LEN		160
+#include "hogs.h"
 
 enum hrtick { HRTICK_AS_IS, HRTICK_ON, HRTICK_OFF };
-
-enum layout { FLAT, SIBLINGS, TREE, AUTOGROUP, AUTOGROUPS };
-enum role { HOG_A, HOG_B, WAKEE, NR_ROLES };
-
-static const char *const layout_names[] = {
-	"the test's own group", "sibling cgroups", "leaves of a binary cgroup tree",
-	"one autogroup", "an autogroup each",
-};
-
-/* Where each role goes in the cgroup layouts; the wakee's group weighs 1. */
-static const char *const cg_of[][NR_ROLES] = {
-	[SIBLINGS] = { "a", "b", "w" },
-	[TREE] = { "0/0/0", "1/1/1", "w" },
-};
-
-/* Shared with the children. */
-struct shm {
-	atomic_int stop;
-	atomic_int measuring;
-	atomic_int ready;
-	atomic_int last;		/* hog that took the CPU last (1 or 2) */
-	atomic_llong taken_at;		/* when it did */
-	atomic_llong seen_at[3];	/* each hog's last look at the clock */
-	atomic_int gap_seen;		/* the current run had a gap over gap_ns */
-	atomic_int gap_before;		/* so had the run before it */
-	atomic_llong gap_ns;		/* see hog() */
-	atomic_int nr_runs;		/* runs a hog began to note */
-	atomic_int noted;		/* runs a hog finished noting */
-	atomic_long wakeups;		/* made by the waker */
-	atomic_long late;		/* waker periods skipped: wakee not asleep */
-	pid_t pid[NR_ROLES];
-	char err[ERR_LEN];		/* a child's setup failure */
-	long long run_ns[MAX_RUNS];	/* completed runs while measuring */
-	bool gapped[MAX_RUNS];		/* see hog() */
-	char whose[MAX_RUNS];		/* the hog (1 or 2) that made the run */
-};
-
-/* The test's state, shared by the fixture and the helpers. */
-struct ctx {
-	struct shm *sh;
-	int hog_cpu, away_cpu;
-	int efd;
-	long hz;
-	long long tick_ns, slice_ns, period_ns;
-	long long on_ns, off_ns;	/* predicted median runs */
-	long long custom_ns;		/* the hogs' own slice, or 0 */
-	long long custom_b_ns;		/* HOG_B's own slice alone, or 0 */
-	int judged;			/* the hog whose runs count, or 0: both */
-	long long quantum_ns;		/* PROTECT_ELIGIBLE's floor, or 0 */
-	bool hrtick;			/* HRTICK acts on the hogs' CPU */
-	pid_t leader;
-	pthread_t waker;
-	pthread_mutex_t cycle;		/* the waker holds it for a wakeup */
-	bool waker_started;
-};
 
 FIXTURE(ineligible) {
 	struct ctx c;
 };
 
 FIXTURE_VARIANT(ineligible) {
-	const char *flag;	/* the path under test */
-	const char *other;	/* the other path, kept off */
-	bool wakeups;
 	enum layout layout;
 	bool custom_slice;	/* hogs ask for a long slice, the flag leaves it */
-	enum hrtick hrtick;	/* HRTICK set on or off for the test, or left */
+	enum hrtick hrtick;	/* HRTICK set on or off for the test */
 };
 
-FIXTURE_VARIANT_ADD(ineligible, tick) {
-	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE",
-	.wakeups = false, .layout = FLAT,
-};
-
-FIXTURE_VARIANT_ADD(ineligible, wakeup) {
-	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE",
-	.wakeups = true, .layout = FLAT,
-};
-
-FIXTURE_VARIANT_ADD(ineligible, tick_siblings) {
-	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE",
-	.wakeups = false, .layout = SIBLINGS,
-};
-
-FIXTURE_VARIANT_ADD(ineligible, wakeup_siblings) {
-	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE",
-	.wakeups = true, .layout = SIBLINGS,
-};
-
-FIXTURE_VARIANT_ADD(ineligible, tick_tree) {
-	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE",
-	.wakeups = false, .layout = TREE,
-};
-
-FIXTURE_VARIANT_ADD(ineligible, wakeup_tree) {
-	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE",
-	.wakeups = true, .layout = TREE,
-};
-
-FIXTURE_VARIANT_ADD(ineligible, tick_autogroup) {
-	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE",
-	.wakeups = false, .layout = AUTOGROUP,
-};
-
-FIXTURE_VARIANT_ADD(ineligible, wakeup_autogroup) {
-	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE",
-	.wakeups = true, .layout = AUTOGROUP,
-};
-
-FIXTURE_VARIANT_ADD(ineligible, tick_autogroups) {
-	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE",
-	.wakeups = false, .layout = AUTOGROUPS,
-};
-
-FIXTURE_VARIANT_ADD(ineligible, wakeup_autogroups) {
-	.flag = "WAKEUP_INELIGIBLE", .other = "TICK_INELIGIBLE",
-	.wakeups = true, .layout = AUTOGROUPS,
-};
-
-FIXTURE_VARIANT_ADD(ineligible, tick_custom_slice) {
-	.flag = "TICK_INELIGIBLE", .other = "WAKEUP_INELIGIBLE",
-	.wakeups = false, .layout = FLAT, .custom_slice = true,
-};
+/* Stop the hogs and the waker, restore every knob the case wrote. */
+FIXTURE_TEARDOWN(ineligible)
+{
+	ctx_teardown(&self->c);
+}
 
 FIXTURE_VARIANT_ADD(ineligible, protect_hrtick) {
-	.flag = "PROTECT_ELIGIBLE", .layout = FLAT, .hrtick = HRTICK_ON,
+	.layout = FLAT, .hrtick = HRTICK_ON,
 };
 
 FIXTURE_VARIANT_ADD(ineligible, protect_hrtick_siblings) {
-	.flag = "PROTECT_ELIGIBLE", .layout = SIBLINGS, .hrtick = HRTICK_ON,
+	.layout = SIBLINGS, .hrtick = HRTICK_ON,
 };
 
 FIXTURE_VARIANT_ADD(ineligible, protect_hrtick_autogroups) {
-	.flag = "PROTECT_ELIGIBLE", .layout = AUTOGROUPS, .hrtick = HRTICK_ON,
+	.layout = AUTOGROUPS, .hrtick = HRTICK_ON,
 };
 
 FIXTURE_VARIANT_ADD(ineligible, protect_tick) {
-	.flag = "PROTECT_ELIGIBLE", .layout = FLAT, .hrtick = HRTICK_OFF,
+	.layout = FLAT, .hrtick = HRTICK_OFF,
 };
 
 FIXTURE_VARIANT_ADD(ineligible, protect_custom_slice) {
-	.flag = "PROTECT_ELIGIBLE", .layout = FLAT, .hrtick = HRTICK_ON,
+	.layout = FLAT, .hrtick = HRTICK_ON,
 	.custom_slice = true,
 };
-
-/* A child's setup failed: say what, for the parent, and leave. */
-static void child_fail(char *err, const char *what)
-{
-	snprintf(err, ERR_LEN, "%s: %s", what, strerror(errno));
-	_exit(1);
-}
-
-/*
- * A hog: take the CPU whenever it runs, note each run of the other one.
- *
- * The running hog looks at the clock without pause, so a gap between two
- * of its looks, or between the other hog's last look and its own first,
- * is time the CPU spent elsewhere: an interrupt, another task, or, in a
- * guest, a vCPU the host did not run. The kernel charges that time to the
- * running hog, and the run lasts it too, so a gap can only lengthen a
- * run. A run with a gap over gap_ns is marked, and so is the next one,
- * which starts with the hogs that far apart; the test judges the rounds
- * by the unmarked runs too (see the test).
- */
-static void hog(struct shm *sh, int id)
-{
-	long long now, prev, gap, mine = 0;
-	int i, gap_seen, gap_before;
-
-	atomic_fetch_add(&sh->ready, 1);
-	while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
-		gap = atomic_load_explicit(&sh->gap_ns, memory_order_relaxed);
-		if (atomic_load_explicit(&sh->last, memory_order_relaxed) == id) {
-			now = sw_now_ns();
-			/* The other hog ran since the check: the look is stale. */
-			if (atomic_load_explicit(&sh->last, memory_order_relaxed) != id)
-				continue;
-			if (now - mine > gap)
-				atomic_store_explicit(&sh->gap_seen, 1, memory_order_relaxed);
-			mine = now;
-			atomic_store_explicit(&sh->seen_at[id], now, memory_order_relaxed);
-			continue;
-		}
-		now = sw_now_ns();
-		if (now - atomic_load(&sh->seen_at[3 - id]) > gap)
-			atomic_store(&sh->gap_seen, 1);
-		mine = now;
-		atomic_store(&sh->seen_at[id], now);
-		prev = atomic_exchange(&sh->taken_at, now);
-		atomic_store(&sh->last, id);
-		gap_seen = atomic_exchange(&sh->gap_seen, 0);
-		gap_before = atomic_exchange(&sh->gap_before, gap_seen);
-		if (!atomic_load(&sh->measuring) || !prev)
-			continue;
-		i = atomic_fetch_add(&sh->nr_runs, 1);
-		if (i < MAX_RUNS) {
-			sh->run_ns[i] = now - prev;
-			sh->gapped[i] = gap_seen || gap_before;
-			sh->whose[i] = 3 - id;
-		}
-		atomic_fetch_add(&sh->noted, 1);
-	}
-	_exit(0);
-}
-
-/*
- * Half the distance from the on prediction to the midpoint: a run of the
- * on prediction with a shorter gap stays below the midpoint.
- */
-static void set_gap(struct ctx *c)
-{
-	atomic_store(&c->sh->gap_ns, (c->off_ns - c->on_ns) / 4);
-}
-
-/*
- * What the children share with the parent: the page they report in, the
- * eventfd the waker writes, the lock of a cycle. 0, or -1 with errno set.
- */
-static int ctx_share(struct ctx *c)
-{
-	c->sh = mmap(NULL, sizeof(*c->sh), PROT_READ | PROT_WRITE,
-		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (c->sh == MAP_FAILED) {
-		c->sh = NULL;
-		return -1;
-	}
-	memset(c->sh, 0, sizeof(*c->sh));
-	set_gap(c);
-	c->efd = eventfd(0, 0);
-	if (c->efd < 0)
-		return -1;
-	errno = pthread_mutex_init(&c->cycle, NULL);
-	return errno ? -1 : 0;
-}
-
-static void wakee(struct shm *sh, int efd)
-{
-	uint64_t v;
-
-	atomic_fetch_add(&sh->ready, 1);
-	while (read(efd, &v, sizeof(v)) == sizeof(v))
-		;
-	_exit(0);
-}
-
-/* sched_setattr()'s argument, as the kernel's uapi defines it. */
-struct slice_attr {
-	uint32_t size, sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime, sched_deadline, sched_period;
-};
-
-/* Ask for a slice of @ns for the calling task, staying SCHED_OTHER. */
-static int set_slice(long long ns)
-{
-	struct slice_attr a = {
-		.size = sizeof(a), .sched_policy = SCHED_OTHER, .sched_runtime = ns,
-	};
-
-	return syscall(SYS_sched_setattr, 0, &a, 0);
-}
-
-/*
- * Put the calling child where layout @how puts role @r: in its cgroup, or
- * in an autogroup of its own, whose nice is @nice for the wakee. Returns
- * NULL, or what failed.
- */
-static const char *enter_layout(enum layout how, enum role r, int nice)
-{
-	char num[8];
-	int fd;
-
-	if (how == SIBLINGS || how == TREE) {
-		if (sw_cg_enter(cg_of[how][r], getpid()))
-			return "moving into its cgroup";
-	} else if (how == AUTOGROUPS) {
-		/* Autogroups apply in the root cgroup; a new session, a new one. */
-		if (sw_cg_enter("", getpid()) || setsid() < 0)
-			return "moving into an autogroup of its own";
-		if (r == WAKEE && nice) {
-			fd = open("/proc/self/autogroup", O_WRONLY);
-			snprintf(num, sizeof(num), "%d", nice);
-			if (fd < 0 || write(fd, num, strlen(num)) < 0)
-				return "setting the wakee's autogroup nice";
-			close(fd);
-		}
-	}
-	return NULL;
-}
-
-/* Place the calling child as its role and layout ask, then run the role. */
-static void child(struct ctx *c, enum layout how, enum role r)
-{
-	struct shm *sh = c->sh;
-	const char *why;
-
-	sh->pid[r] = getpid();
-	why = enter_layout(how, r, WAKEE_NICE);
-	if (why)
-		child_fail(sh->err, why);
-	if (r == WAKEE) {
-		if (setpriority(PRIO_PROCESS, 0, WAKEE_NICE) || sw_pin(0, c->away_cpu))
-			child_fail(sh->err, "setting up the wakee");
-		wakee(sh, c->efd);
-	}
-	if (sw_pin(0, c->hog_cpu))
-		child_fail(sh->err, "pinning a hog");
-	if (c->custom_ns && set_slice(c->custom_ns))
-		child_fail(sh->err, "asking for a custom slice (sched_setattr)");
-	if (r == HOG_B && c->custom_b_ns && set_slice(c->custom_b_ns))
-		child_fail(sh->err, "asking for a custom slice (sched_setattr)");
-	hog(sh, r + 1);
-}
-
-static int spawn(struct ctx *c, enum layout how, enum role r)
-{
-	pid_t pid = sw_fork(true);
-
-	if (pid == 0)
-		child(c, how, r);
-	return pid < 0 ? -1 : 0;
-}
-
-/* One autogroup for all: a leader in a new session forks the roles. */
-static int spawn_autogroup(struct ctx *c, int nr)
-{
-	enum role r;
-
-	c->leader = sw_fork(true);
-	if (c->leader < 0)
-		return -1;
-	if (c->leader)
-		return 0;
-	if (sw_cg_enter("", getpid()) || setsid() < 0)
-		child_fail(c->sh->err, "making the autogroup");
-	for (r = 0; r < nr; r++)
-		if (spawn(c, FLAT, r))
-			child_fail(c->sh->err, "forking a role");
-	for (;;)
-		pause();
-}
-
-/*
- * Every period: move the sleeping wakee onto the hogs' CPU, wake it there,
- * move it back to this CPU, where it runs and sleeps again. The wakeup is
- * the one check_preempt_wakeup_fair() sees on the hogs' CPU.
- */
-static void *waker(void *arg)
-{
-	struct ctx *c = arg;
-	struct shm *sh = c->sh;
-	pid_t w = sh->pid[WAKEE];
-	struct timespec ts;
-	long long next;
-	uint64_t one = 1;
-	bool ok;
-
-	if (sw_pin(0, c->away_cpu))
-		return NULL;
-	next = sw_now_ns();
-	while (!atomic_load(&sh->stop)) {
-		next += c->period_ns;
-		if (next < sw_now_ns())
-			next = sw_now_ns() + c->period_ns;
-		ts.tv_sec = next / 1000000000LL;
-		ts.tv_nsec = next % 1000000000LL;
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		pthread_mutex_lock(&c->cycle);
-		if (sw_task_state(w) != 'S') {
-			atomic_fetch_add(&sh->late, 1);
-			pthread_mutex_unlock(&c->cycle);
-			continue;
-		}
-		ok = !sw_pin(w, c->hog_cpu) &&
-		     write(c->efd, &one, sizeof(one)) == sizeof(one) &&
-		     !sw_pin(w, c->away_cpu);
-		if (ok)
-			atomic_fetch_add(&sh->wakeups, 1);
-		pthread_mutex_unlock(&c->cycle);
-		if (!ok)
-			break;
-	}
-	return NULL;
-}
-
-/* A CPU to run the waker, the wakee and this process on: in the hogs' LLC. */
-static int pick_away(int hog_cpu)
-{
-	struct sw_llc llcs[SW_MAX_LLCS];
-	cpu_set_t online;
-	int i, n, cpu;
-
-	n = sw_llcs(llcs, SW_MAX_LLCS);
-	for (i = 0; i < n; i++) {
-		if (!CPU_ISSET(hog_cpu, &llcs[i].cpus))
-			continue;
-		for (cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
-			if (cpu != hog_cpu && CPU_ISSET(cpu, &llcs[i].cpus))
-				return cpu;
-	}
-	if (sw_online(&online))
-		return -1;
-	for (cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
-		if (cpu != hog_cpu && CPU_ISSET(cpu, &online))
-			return cpu;
-	return -1;
-}
 
 /*
  * Whether @cpu's hrtimers run in high-resolution mode (/proc/timer_list),
@@ -627,128 +207,6 @@ static const char *protect_predict(struct __test_metadata *_metadata, struct ctx
 	return NULL;
 }
 
-static const char *layout_ready(enum layout layout)
-{
-	const char *why;
-
-	if (layout == FLAT)
-		return NULL;
-	why = sw_cg_usable();
-	if (why)
-		return why;
-	if ((layout == AUTOGROUP || layout == AUTOGROUPS) &&
-	    (access("/proc/self/autogroup", F_OK) || sw_sysctl_get(SW_AUTOGROUP) < 0))
-		return "no autogroup in this kernel (CONFIG_SCHED_AUTOGROUP)";
-	return NULL;
-}
-
-/* The line of /proc/PID/FILE that starts with @prefix, or "". */
-static const char *proc_line(pid_t pid, const char *file, const char *prefix)
-{
-	static char line[256];
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
-	line[0] = '\0';
-	f = fopen(path, "r");
-	if (!f)
-		return line;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, prefix, strlen(prefix)))
-			break;
-	if (strncmp(line, prefix, strlen(prefix)))
-		line[0] = '\0';
-	fclose(f);
-	line[strcspn(line, "\n")] = '\0';
-	return line;
-}
-
-/*
- * The children are where the layout puts them: in their cgroups, in the
- * root cgroup with one autogroup, or with one autogroup each (distinct
- * "/autogroup-N" in /proc/PID/autogroup). @pid is indexed by role; a role
- * without a child (0) is passed over.
- */
-static int check_layout(struct __test_metadata *_metadata, const pid_t *pid,
-			enum layout layout)
-{
-	char where[NR_ROLES][128], want[160];
-	const char *cg;
-	int r, first = -1, prev = -1;
-
-	if (layout == FLAT)
-		return 0;
-	for (r = 0; r < NR_ROLES; r++) {
-		if (!pid[r])
-			continue;
-		cg = proc_line(pid[r], "cgroup", "0::");
-		if (layout == SIBLINGS || layout == TREE) {
-			snprintf(want, sizeof(want), "0::/%s/%s", strrchr(sw_cg_base(), '/') + 1,
-				 cg_of[layout][r]);
-			if (strcmp(cg, want)) {
-				TH_LOG("child %d is in cgroup '%s', not '%s'", r, cg, want);
-				return -1;
-			}
-			continue;
-		}
-		if (strcmp(cg, "0::/")) {
-			TH_LOG("child %d is in cgroup '%s', not the root: no autogroup", r, cg);
-			return -1;
-		}
-		snprintf(where[r], sizeof(where[r]), "%s",
-			 proc_line(pid[r], "autogroup", "/autogroup-"));
-		strtok(where[r], " ");
-		if (first < 0)
-			first = r;
-		if (!where[r][0] ||
-		    (layout == AUTOGROUP && prev >= 0 && strcmp(where[r], where[first])) ||
-		    (layout == AUTOGROUPS && prev >= 0 && !strcmp(where[r], where[prev]))) {
-			TH_LOG("child %d is in autogroup '%s', child %d in '%s'",
-			       r, where[r], first, where[first]);
-			return -1;
-		}
-		prev = r;
-	}
-	return 0;
-}
-
-/*
- * What both fixtures need besides their flags (@flags, for sw_need()): the
- * layout's cgroups or autogroups, and 2 CPUs. NULL, or why not (with
- * SW_PREFLIGHT set, SW_READY once all is there).
- */
-static const char *machine_ready(const char *const *flags, enum layout layout)
-{
-	const char *why = sw_need(flags);
-
-	if (!why)
-		why = layout_ready(layout);
-	if (!why && sw_nr_cpus() < 2)
-		why = "needs 2 online CPUs (one for the hogs, one for the helpers)";
-	if (!why && sw_preflight())
-		why = SW_READY;
-	return why;
-}
-
-/* HZ and base_slice as the kernel reports them, and the tick; 0 or -1. */
-static int read_timing(struct __test_metadata *_metadata, long *hz, long long *slice_ns,
-		       long long *tick_ns)
-{
-	*hz = sw_hz(500);
-	*slice_ns = sw_sysctl_get(SW_BASE_SLICE);
-	if (*hz <= 0) {
-		TH_LOG("cannot read jiffies from /sys/kernel/debug/sched/debug");
-		return -1;
-	}
-	if (*slice_ns <= 0) {
-		TH_LOG("cannot read %s", SW_BASE_SLICE);
-		return -1;
-	}
-	*tick_ns = 1000000000LL / *hz;
-	return 0;
-}
-
 /*
  * Set HRTICK as @want says (HRTICK_AS_IS: leave it) and find whether it
  * acts on @cpu: the feature on and high-resolution timers active there.
@@ -783,575 +241,73 @@ static const char *hrtick_setup(enum hrtick want, int cpu, bool *acts, bool *err
 	return why;
 }
 
-/* Wait up to 10 s for @nr children to be ready, or one to fail; 0 or -1. */
-static int children_ready(struct __test_metadata *_metadata, atomic_int *ready, int nr,
-			  const char *err)
-{
-	long long t0 = sw_now_ns();
-
-	while (atomic_load(ready) < nr && !err[0] && sw_now_ns() - t0 < 10000000000LL)
-		usleep(1000);
-	if (err[0]) {
-		TH_LOG("a child failed: %s", err);
-		return -1;
-	}
-	if (atomic_load(ready) < nr) {
-		TH_LOG("children not ready after 10 s");
-		return -1;
-	}
-	return 0;
-}
-
 FIXTURE_SETUP(ineligible)
 {
 	struct ctx *c = &self->c;
-	const char *const need[] = { variant->flag, variant->other, NULL };
+	const char *const need[] = { "PROTECT_ELIGIBLE", NULL };
 	const char *why = machine_ready(need, variant->layout);
-	int nr = variant->wakeups ? NR_ROLES : WAKEE;
-	long long off_ticks;
 	bool err;
-	enum role r;
-	int i;
+	int ret;
 
 	if (why)
 		SKIP(return, "%s", why);
-	c->hog_cpu = sw_last_cpu();
-	c->away_cpu = pick_away(c->hog_cpu);
-	ASSERT_LE(0, c->away_cpu);
-	ASSERT_EQ(0, sw_pin(0, c->away_cpu));
-	ASSERT_EQ(0, read_timing(_metadata, &c->hz, &c->slice_ns, &c->tick_ns));
-	off_ticks = (c->slice_ns + c->tick_ns - 1) / c->tick_ns;
-
-	/*
-	 * Without the flags a run ends at the first check after the slice
-	 * is used up: a tick (update_curr() then finds the deadline passed)
-	 * or, in the wakeup test, a wakeup (which calls update_curr() too).
-	 * So it lasts at least ceil(slice / tick) ticks in the tick test,
-	 * which needs that to be 3 or more, so that 1 tick (on) and the off
-	 * runs lie a tick or more from their midpoint; and at least the
-	 * slice in the wakeup test, which needs room for wakeups 4 times as
-	 * often, and not faster than MIN_PERIOD_NS. Where the default slice
-	 * is too short for that (a short slice with few CPUs, or HZ=250/300,
-	 * where a slice is less than a tick and TICK_INELIGIBLE changes
-	 * nothing at the default), the test raises base_slice_ns for its
-	 * duration.
-	 */
-	if (!variant->other) {
-		why = hrtick_setup(variant->hrtick, c->hog_cpu, &c->hrtick, &err);
-		ASSERT_FALSE(err) TH_LOG("%s", why);
-		if (why)
-			SKIP(return, "%s", why);
-		why = protect_predict(_metadata, c, variant->custom_slice);
-		if (why)
-			SKIP(return, "%s", why);
-	} else if (variant->wakeups) {
-		if (c->slice_ns < 4 * MIN_PERIOD_NS) {
-			TH_LOG("base_slice %lld ns leaves no room for 4 wakeups: raised to %lld ns",
-			       c->slice_ns, 4 * MIN_PERIOD_NS);
-			c->slice_ns = 4 * MIN_PERIOD_NS;
-			ASSERT_EQ(0, sw_sysctl_set(SW_BASE_SLICE, c->slice_ns));
-		}
-		c->off_ns = c->slice_ns;
-		c->period_ns = c->off_ns / 4;
-		if (c->period_ns < MIN_PERIOD_NS)
-			c->period_ns = MIN_PERIOD_NS;
-		c->on_ns = c->period_ns;
-	} else {
-		if (off_ticks < 3) {
-			TH_LOG("base_slice %lld ns is %lld tick(s) at HZ=%ld: TICK_INELIGIBLE %s;",
-			       c->slice_ns, off_ticks, c->hz,
-			       off_ticks < 2 ? "does nothing at this slice" :
-			       "is within a tick of the base behaviour");
-			TH_LOG("raised to 3.5 ticks for the test");
-			c->slice_ns = c->tick_ns * 7 / 2;
-			ASSERT_EQ(0, sw_sysctl_set(SW_BASE_SLICE, c->slice_ns));
-			off_ticks = 4;
-		}
-		c->off_ns = off_ticks * c->tick_ns;
-		c->on_ns = c->tick_ns;
-		/*
-		 * A task that asked for a slice longer than the base one keeps
-		 * it with the flag on: both runs then last that slice, in
-		 * whole ticks, well above the midpoint.
-		 */
-		if (variant->custom_slice) {
-			c->custom_ns = 6 * c->tick_ns;
-			if (c->custom_ns < 2 * c->slice_ns)
-				c->custom_ns = 2 * c->slice_ns;
-			ASSERT_GE(100000000LL, c->custom_ns) TH_LOG("a slice over 100 ms");
-			c->off_ns = (c->custom_ns + c->tick_ns - 1) / c->tick_ns * c->tick_ns;
-		}
-	}
-
-	ASSERT_EQ(0, sw_sysctl_set(SW_SCHEDSTATS, 1));
-	if (variant->layout == AUTOGROUP || variant->layout == AUTOGROUPS)
-		ASSERT_EQ(0, sw_sysctl_set(SW_AUTOGROUP, 1));
-	if (variant->other)
-		ASSERT_EQ(0, sw_feature_set(variant->other, false));
-	ASSERT_EQ(0, sw_feature_set(variant->flag, false));
-	TH_LOG("features: %s", sw_features_line());
-
-	ASSERT_EQ(0, ctx_share(c));
-
-	if (variant->layout == SIBLINGS || variant->layout == TREE) {
-		int ret = 0;
-
-		for (r = 0; r < NR_ROLES && !ret; r++)
-			ret = sw_cg_make(cg_of[variant->layout][r], r == WAKEE ? 1 : 0);
-		/* The whole binary tree of depth 3: 8 leaves. */
-		for (i = 0; variant->layout == TREE && i < 8 && !ret; i++) {
-			char leaf[8];
-
-			snprintf(leaf, sizeof(leaf), "%d/%d/%d", i >> 2, (i >> 1) & 1, i & 1);
-			ret = sw_cg_make(leaf, 0);
-		}
-		if (ret == SW_CG_NO_CPU)
-			SKIP(return, "the cpu controller cannot be enabled here (see above)");
-		ASSERT_EQ(0, ret);
-	}
-	if (variant->layout == AUTOGROUP) {
-		ASSERT_EQ(0, spawn_autogroup(c, nr));
-	} else {
-		for (r = 0; r < nr; r++)
-			ASSERT_EQ(0, spawn(c, variant->layout, r));
-	}
-	ASSERT_EQ(0, children_ready(_metadata, &c->sh->ready, nr, c->sh->err));
-	ASSERT_EQ(0, check_layout(_metadata, c->sh->pid, variant->layout));
-	if (variant->wakeups) {
-		ASSERT_EQ(0, pthread_create(&c->waker, NULL, waker, c));
-		c->waker_started = true;
-	}
-}
-
-/* Stop the children and the waker, restore every knob the case wrote. */
-static void ctx_teardown(struct ctx *c)
-{
-	if (c->sh) {
-		atomic_store(&c->sh->stop, true);
-		if (c->waker_started)
-			pthread_join(c->waker, NULL);
-	}
-	sw_restore();
-}
-
-FIXTURE_TEARDOWN(ineligible)
-{
-	ctx_teardown(&self->c);
-}
-
-struct round {
-	long long median_ns;
-	int runs;
-	long long clean_ns;	/* median of the runs without a gap (hog()) */
-	int clean;		/* those runs */
-	int short_runs;		/* of those, under FLOOR_SHORT of the quantum */
-	long long p10_ns;	/* their tenth percentile */
-	long long hog_ns[2];	/* CPU time of each hog */
-	long wakeups, late;
-	double ticks;		/* share of the expected ticks the CPU handled, or -1 */
-	bool sparse;		/* under two wakeups a slice */
-	const char *invalid;	/* why the round says nothing, or NULL */
-};
-
-/* Wait up to 2 s for thread @pid to be in state @want ('S', 'T', ...). */
-static int wait_state(pid_t pid, char want)
-{
-	long long t0 = sw_now_ns();
-
-	while (sw_task_state(pid) != want) {
-		if (sw_now_ns() - t0 > 2000000000LL)
-			return -1;
-		usleep(1000);
-	}
-	return 0;
+	ASSERT_EQ(0, hogs_begin(_metadata, c));
+	why = hrtick_setup(variant->hrtick, c->hog_cpu, &c->hrtick, &err);
+	ASSERT_FALSE(err) TH_LOG("%s", why);
+	if (why)
+		SKIP(return, "%s", why);
+	why = protect_predict(_metadata, c, variant->custom_slice);
+	if (why)
+		SKIP(return, "%s", why);
+	ret = hogs_start(_metadata, c, need, variant->layout, WAKEE, false);
+	if (ret > 0)
+		SKIP(return, "the cpu controller cannot be enabled here (see above)");
+	ASSERT_EQ(0, ret);
 }
 
 /*
- * In the layouts that give the wakee a group of its own (sibling cgroups,
- * the cgroup tree, an autogroup each), that group has an entity on the
- * hogs' CPU which every wakeup enqueues there and which never runs there.
- * It leaves with the lag the hogs' progress gave it while it was queued
- * and is placed with it again (place_entity()), so its lag only grows, up
- * to the limit entity_lag() allows: twice the slice (or a tick), in
- * service. That owed service pulls the average vruntime of the runqueue
- * where the hogs meet below both hogs whenever they are within
- * lag * its weight / the total weight of each other, as they are each time
- * the running hog passes the waiting one. pick_eevdf() then finds only the
- * wakee's group eligible and check_preempt_wakeup_fair() preempts, flag or
- * no flag, and the off runs end early.
- *
- * So, while the hogs are stopped, the wakee is woken on their CPU alone:
- * an entity enqueued on an empty runqueue is placed without its lag, runs,
- * sleeps and leaves with none. The wakee's task carries its own lag to its
- * CPU and works it off there; only its groups need this, but doing it in
- * every layout costs little.
- */
-static int drop_wakee_lag(struct ctx *c)
-{
-	pid_t w = c->sh->pid[WAKEE];
-	struct sw_stats before, now;
-	uint64_t one = 1;
-	long long t0;
-
-	if (wait_state(w, 'S') || sw_stats(w, &before) || sw_pin(w, c->hog_cpu) ||
-	    write(c->efd, &one, sizeof(one)) != sizeof(one))
-		return -1;
-	/* It ran and went back to sleep. */
-	for (t0 = sw_now_ns(); ; usleep(1000)) {
-		if (sw_stats(w, &now))
-			return -1;
-		if (now.voluntary > before.voluntary && sw_task_state(w) == 'S')
-			break;
-		if (sw_now_ns() - t0 > 2000000000LL)
-			return -1;
-	}
-	return sw_pin(w, c->away_cpu);
-}
-
-/*
- * Stop the hogs, and let them go on. A group entity keeps the slice it was
- * given when it was last enqueued (the shortest of its queued children's);
- * hogs never sleep, so after a change of base_slice their groups are made
- * to enqueue again this way. In the wakeup test this also happens before
- * every round, to drop the lag of the wakee's groups (see above); the
- * waker makes no wakeup meanwhile.
- */
-static int requeue_hogs(struct ctx *c)
-{
-	int i, ret = 0;
-
-	pthread_mutex_lock(&c->cycle);
-	for (i = 0; i < 2 && !ret; i++)
-		ret = kill(c->sh->pid[i], SIGSTOP) || wait_state(c->sh->pid[i], 'T');
-	/* Stopped with a negative lag, a hog stays queued until picked once. */
-	usleep(20000);
-	if (!ret && c->period_ns)
-		ret = drop_wakee_lag(c);
-	for (i = 0; i < 2; i++)
-		if (kill(c->sh->pid[i], SIGCONT))
-			ret = -1;
-	pthread_mutex_unlock(&c->cycle);
-	return ret ? -1 : 0;
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int measure(struct ctx *c, long long round_ns, struct round *r)
-{
-	static long long clean[MAX_RUNS], all[MAX_RUNS];
-	struct shm *sh = c->sh;
-	struct sw_stats before[2], after[2];
-	long long t0, t1, irq0, irq1;
-	long w0, l0;
-	int i, n;
-
-	if (c->period_ns && requeue_hogs(c))
-		return -1;
-	usleep(SETTLE_US);
-	memset(r, 0, sizeof(*r));
-	for (i = 0; i < 2; i++)
-		if (sw_stats(sh->pid[i], &before[i]))
-			return -1;
-	w0 = atomic_load(&sh->wakeups);
-	l0 = atomic_load(&sh->late);
-	atomic_store(&sh->nr_runs, 0);
-	atomic_store(&sh->noted, 0);
-	irq0 = sw_timer_irqs(c->hog_cpu);
-	t0 = sw_now_ns();
-	atomic_store(&sh->measuring, 1);
-	usleep(round_ns / 1000);
-	atomic_store(&sh->measuring, 0);
-	irq1 = sw_timer_irqs(c->hog_cpu);
-	/*
-	 * A hog that saw measuring set may still be noting its last run: the
-	 * runs are those noted once every run begun is (later ones go past n).
-	 */
-	for (t1 = sw_now_ns(); ; usleep(1000)) {
-		n = atomic_load(&sh->nr_runs);
-		if (atomic_load(&sh->noted) == n)
-			break;
-		if (sw_now_ns() - t1 > 1000000000LL)
-			return -1;
-	}
-	r->ticks = irq0 < 0 || irq1 < 0 ? -1 :
-		   (double)(irq1 - irq0) * c->tick_ns / (sw_now_ns() - t0);
-	for (i = 0; i < 2; i++)
-		if (sw_stats(sh->pid[i], &after[i]))
-			return -1;
-	r->wakeups = atomic_load(&sh->wakeups) - w0;
-	r->late = atomic_load(&sh->late) - l0;
-	for (i = 0; i < 2; i++)
-		r->hog_ns[i] = after[i].sum_exec_ns - before[i].sum_exec_ns;
-	if (n > MAX_RUNS)
-		n = MAX_RUNS;
-	for (i = 0; i < n; i++) {
-		if (c->judged && sh->whose[i] != c->judged)
-			continue;
-		all[r->runs++] = sh->run_ns[i];
-		if (sh->gapped[i])
-			continue;
-		clean[r->clean++] = sh->run_ns[i];
-		if (sh->run_ns[i] < FLOOR_SHORT * c->quantum_ns)
-			r->short_runs++;
-	}
-	qsort(clean, r->clean, sizeof(clean[0]), cmp_ll);
-	r->clean_ns = r->clean ? clean[r->clean / 2] : 0;
-	r->p10_ns = r->clean ? clean[r->clean / 10] : 0;
-	n = r->runs;
-	qsort(all, n, sizeof(all[0]), cmp_ll);
-	r->median_ns = n ? all[n / 2] : 0;
-	if (n < MIN_RUNS)
-		r->invalid = "too few runs to tell";
-	else if (r->hog_ns[0] * 4 < r->hog_ns[1] || r->hog_ns[1] * 4 < r->hog_ns[0])
-		r->invalid = "one hog had less than a fifth of the other's CPU time";
-	r->sparse = c->period_ns && r->wakeups * c->off_ns < 2 * round_ns;
-	if (!r->invalid && r->sparse)
-		r->invalid = "fewer than two wakeups per slice: too few to tell";
-	return 0;
-}
-
-static void log_round(struct __test_metadata *_metadata, struct ctx *c,
-		      int pair, const char *state, const struct round *r)
-{
-	TH_LOG("  pair %d %-3s: median run %6.3f ms = %4.2f ticks (%4d runs), hogs %.2f+%.2f s,",
-	       pair, state, r->median_ns / 1e6, (double)r->median_ns / c->tick_ns, r->runs,
-	       r->hog_ns[0] / 1e9, r->hog_ns[1] / 1e9);
-	TH_LOG("    no gap %6.3f ms (%4d runs, p10 %.3f), wakeups %ld (%ld late), ticks %.0f%%%s%s",
-	       r->clean_ns / 1e6, r->clean, r->p10_ns / 1e6, r->wakeups, r->late,
-	       r->ticks < 0 ? -1.0 : 100 * r->ticks,
-	       r->invalid ? ": " : "", r->invalid ? r->invalid : "");
-}
-
-static long long round_length(struct ctx *c)
-{
-	long long round_ns = RUNS_PER_ROUND * c->off_ns;
-
-	if (round_ns < MIN_ROUND_NS)
-		round_ns = MIN_ROUND_NS;
-	if (round_ns > MAX_ROUND_NS)
-		round_ns = MAX_ROUND_NS;
-	return round_ns;
-}
-
-/*
- * Make the slice 4 wakeup intervals long (whole tenths of a millisecond, a
- * little over), the hogs take it up and the rounds fit it. Returns 1 when
- * the slice was raised, 0 when it would pass MAX_SLICE_NS, -1 on error.
- */
-static int fit_slice(struct __test_metadata *_metadata, struct ctx *c,
-		     long long interval, long long *round_ns)
-{
-	long long slice_ns = (4 * interval / 100000 + 1) * 100000;
-
-	if (slice_ns > MAX_SLICE_NS)
-		return 0;
-	if (slice_ns <= c->slice_ns)
-		return 1;
-	c->slice_ns = slice_ns;
-	if (sw_sysctl_set(SW_BASE_SLICE, c->slice_ns) || requeue_hogs(c))
-		return -1;
-	c->off_ns = c->slice_ns;
-	c->on_ns = interval;
-	set_gap(c);
-	*round_ns = round_length(c);
-	TH_LOG("base_slice raised to %lld ns: off runs >= %.3f ms, 4 wakeups or more each",
-	       c->slice_ns, c->off_ns / 1e6);
-	return 1;
-}
-
-/*
- * The wakeups this machine makes, in a round with the flag off. A run with
- * the flag on lasts about the interval between them, so it must be well
- * below a slice: when the waker cannot wake the wakee 4 times a slice (a
- * slow or loaded machine, an emulator), the slice is made long enough.
- * The waker keeps the period it was calibrated with: a cycle that overruns
- * it waits a period more, so asking for the interval measured here would
- * bring the wakeups at that interval plus the overrun, about two a slice.
- * A host that stalls the guest can make one calibration round far sparser
- * than the machine is: up to CALIBRATIONS rounds are measured before the
- * waker is found too slow.
- */
-static int calibrate(struct __test_metadata *_metadata, struct ctx *c,
-		     const char *flag, long long *round_ns)
-{
-	long long interval;
-	struct round cal;
-	int i;
-
-	for (i = 1; i <= CALIBRATIONS; i++) {
-		if (sw_feature_set(flag, false) || measure(c, *round_ns, &cal))
-			return -1;
-		interval = cal.wakeups ? *round_ns / cal.wakeups : *round_ns;
-		TH_LOG("calibration %d: %ld wakeups in %.3f s, one every %.3f ms",
-		       i, cal.wakeups, *round_ns / 1e9, interval / 1e6);
-		if (4 * interval <= c->off_ns)
-			return 0;
-		switch (fit_slice(_metadata, c, interval, round_ns)) {
-		case 0:
-			continue;
-		case 1:
-			return 0;
-		}
-		return -1;
-	}
-	TH_LOG("the waker cannot make %lld wakeups a second in %d rounds: no situation to test",
-	       4 * 1000000000LL / MAX_SLICE_NS, CALIBRATIONS);
-	return -1;
-}
-
-/*
- * The off run at or above the midpoint, the on run below it (or, for a
- * custom slice the flag keeps, at or above it too).
- */
-static bool agrees(long long off_ns, long long on_ns, long long mid, bool custom)
-{
-	return off_ns >= mid && (custom ? on_ns >= mid : on_ns < mid);
-}
-
-/*
- * Pairs of rounds, off then on, until AGREE_TO_PASS pairs have put the
- * median runs on their predicted sides of the midpoint (pass) or
- * DISAGREE_TO_FAIL have not (fail): a flag whose effect is gone or reversed
- * fails in DISAGREE_TO_FAIL pairs. Runs are timed on the wall clock, so a
- * CPU that was not running while its ticks were due -- a guest whose vCPU
- * the host did not run -- stretches them. A pair agrees when the medians
- * of all runs do, or those of the runs without a gap (hog()) do: a gap
- * only lengthens a run, so neither can show a short run the kernel did not
- * make. A pair that disagrees with too few runs without a gap, or while
- * its CPU handled under FAIR_TICKS of the ticks its rounds should have
- * had, is measured again instead of counted, and a test still undecided
- * after MAX_PAIRS pairs fails.
- *
- * Such a host also spaces out the wakeups, more than calibrate() saw when
- * it stalls the guest for milliseconds at a time (as an overcommitted
- * host does): when a round of the pair got under two wakeups a
- * slice, the slice is fitted to the sparser round's interval and the pair
- * measured again.
+ * Pairs of rounds, PROTECT_ELIGIBLE off then on (hogs_pairs()); then the
+ * quantum as a floor of the on runs.
  */
 TEST_F_TIMEOUT(ineligible, runs, 120)
 {
 	struct ctx *c = &self->c;
-	long long mid, round_ns, sparser;
-	int pair = 0, agree = 0, disagree = 0, starved = 0, fitted;
-	long short_runs = 0, clean_runs = 0, on_runs = 0;
-	struct round off, on;
+	long long round_ns = round_length(c), mid = (c->on_ns + c->off_ns) / 2;
+	struct pairs p;
+	char rule[96];
 
-	round_ns = round_length(c);
-	if (variant->wakeups)
-		ASSERT_EQ(0, calibrate(_metadata, c, variant->flag, &round_ns));
-	mid = (c->on_ns + c->off_ns) / 2;
-	TH_LOG("%s, hogs in %s on cpu%d, helpers on cpu%d; HZ=%ld, base_slice %lld ns",
-	       variant->flag, layout_names[variant->layout], c->hog_cpu, c->away_cpu,
-	       c->hz, c->slice_ns);
-	if (!variant->other)
-		TH_LOG("HRTICK %s; the quantum %.3f ms (base_slice / tunable_scaling factor)",
-		       c->hrtick ? "acts" : "off", (c->custom_ns ? c->on_ns : c->quantum_ns) / 1e6);
+	TH_LOG("PROTECT_ELIGIBLE, hogs in %s on cpu%d, helpers on cpu%d; HZ=%ld, base_slice %lld ns",
+	       layout_names[variant->layout], c->hog_cpu, c->away_cpu, c->hz, c->slice_ns);
+	TH_LOG("HRTICK %s; the quantum %.3f ms (base_slice / tunable_scaling factor)",
+	       c->hrtick ? "acts" : "off", (c->custom_ns ? c->on_ns : c->quantum_ns) / 1e6);
 	TH_LOG("predicted median run: off >= %.3f ms (the slice%s),",
-	       c->off_ns / 1e6, variant->wakeups || c->hrtick ? "" : " in whole ticks");
-	if (variant->custom_slice && !variant->other)
-		TH_LOG("on the same: the hogs asked for %.3f ms slices, the flag keeps them",
-		       c->custom_ns / 1e6);
-	else if (!variant->other)
+	       c->off_ns / 1e6, c->hrtick ? "" : " in whole ticks");
+	if (variant->custom_slice) {
+		rule[0] = '\0';
+	} else {
 		TH_LOG("on %.3f ms (the quantum%s)", c->on_ns / 1e6,
 		       c->hrtick ? "" : " in whole ticks");
-	else if (variant->custom_slice)
-		TH_LOG("on the same: the hogs asked for %.3f ms slices, the flag keeps them",
-		       c->custom_ns / 1e6);
-	else if (variant->wakeups)
-		TH_LOG("on about the interval between wakeups (%.3f ms expected)",
-		       c->on_ns / 1e6);
-	else
-		TH_LOG("on %.3f ms (one tick)", c->on_ns / 1e6);
-	if (variant->custom_slice)
-		TH_LOG("a pair agrees when both off and on >= %.3f ms;", mid / 1e6);
-	else if (variant->wakeups)
-		TH_LOG("a pair agrees when off >= (on's wakeup interval + %.3f ms) / 2 > on;",
-		       c->off_ns / 1e6);
-	else
-		TH_LOG("a pair agrees when off >= %.3f ms > on;", mid / 1e6);
-	TH_LOG("in the medians of all runs or of those without a gap over %.3f ms;",
-	       atomic_load(&c->sh->gap_ns) / 1e6);
-	TH_LOG("%d agreeing pairs pass, %d others fail (pairs whose CPU handled",
-	       AGREE_TO_PASS, DISAGREE_TO_FAIL);
-	TH_LOG("under %.0f%% of its ticks, or left under %d runs without a gap,",
-	       100 * FAIR_TICKS, MIN_RUNS);
-	TH_LOG("are measured again, up to %d pairs)", MAX_PAIRS);
-
-	while (agree < AGREE_TO_PASS && disagree < DISAGREE_TO_FAIL && pair < MAX_PAIRS) {
-		pair++;
-		ASSERT_EQ(0, sw_feature_set(variant->flag, false));
-		ASSERT_EQ(0, measure(c, round_ns, &off));
-		ASSERT_EQ(0, sw_feature_set(variant->flag, true));
-		ASSERT_EQ(0, measure(c, round_ns, &on));
-		log_round(_metadata, c, pair, "off", &off);
-		log_round(_metadata, c, pair, "on", &on);
-		short_runs += on.short_runs;
-		clean_runs += on.clean;
-		on_runs += on.runs;
-		sparser = off.wakeups < on.wakeups ? off.wakeups : on.wakeups;
-		if (sparser < 1)
-			sparser = 1;
-		/* The wakeups the on round got, not those asked for, set its run. */
-		if (variant->wakeups && on.wakeups) {
-			mid = (round_ns / on.wakeups + c->off_ns) / 2;
-			TH_LOG("  pair %d: a wakeup every %.3f ms, midpoint %.3f ms",
-			       pair, round_ns / on.wakeups / 1e6, mid / 1e6);
-		}
-		if (!off.invalid && !on.invalid &&
-		    (agrees(off.median_ns, on.median_ns, mid, variant->custom_slice) ||
-		     (off.clean >= MIN_RUNS && on.clean >= MIN_RUNS &&
-		      agrees(off.clean_ns, on.clean_ns, mid, variant->custom_slice)))) {
-			agree++;
-			continue;
-		}
-		fitted = off.sparse || on.sparse ?
-			 fit_slice(_metadata, c, round_ns / sparser, &round_ns) : 0;
-		ASSERT_LE(0, fitted);
-		if (fitted) {
-			starved++;
-			TH_LOG("  pair %d: too few wakeups a slice: measured again", pair);
-		} else if (off.clean < MIN_RUNS || on.clean < MIN_RUNS) {
-			starved++;
-			TH_LOG("  pair %d: too few runs without a gap: measured again", pair);
-		} else if ((off.ticks >= 0 && off.ticks < FAIR_TICKS) ||
-			   (on.ticks >= 0 && on.ticks < FAIR_TICKS)) {
-			starved++;
-			TH_LOG("  pair %d: its CPU missed ticks: measured again", pair);
-		} else {
-			disagree++;
-		}
+		snprintf(rule, sizeof(rule), "a pair agrees when off >= %.3f ms > on", mid / 1e6);
 	}
-	ASSERT_EQ(0, sw_feature_set(variant->flag, false));
-	TH_LOG("%d of %d pairs agree with the prediction, %d disagree, %d measured again",
-	       agree, pair, disagree, starved);
-	SW_MEASURE("pairs_agree", agree, "pairs");
-	SW_MEASURE("pairs_disagree", disagree, "pairs");
-	SW_MEASURE("median_run_off", off.median_ns / 1e6, "ms");
-	SW_MEASURE("median_run_on", on.median_ns / 1e6, "ms");
-	if (agree < AGREE_TO_PASS && disagree < DISAGREE_TO_FAIL)
-		TH_LOG("undecided after %d pairs: the CPU kept stopping %s",
-		       pair, "(host load or steal time)");
-	EXPECT_EQ(AGREE_TO_PASS, agree);
+	hogs_log_rule(_metadata, c, variant->custom_slice, mid, rule);
+	ASSERT_EQ(0, hogs_pairs(_metadata, c, "PROTECT_ELIGIBLE", variant->custom_slice, false,
+				&round_ns, mid, &p));
+	EXPECT_EQ(AGREE_TO_PASS, p.agree);
 	if (c->quantum_ns) {
 		TH_LOG("flag on: %ld of %ld runs without a gap under %.0f%% of the quantum",
-		       short_runs, clean_runs, 100 * FLOOR_SHORT);
+		       p.short_runs, p.clean_runs, 100 * FLOOR_SHORT);
 		TH_LOG("(%.3f ms), at most 1 in %d allowed; %.0f switches a second",
-		       c->quantum_ns / 1e6, FLOOR_SHARE, on_runs * 1e9 / (pair * round_ns));
+		       c->quantum_ns / 1e6, FLOOR_SHARE, p.on_runs * 1e9 / (p.pair * round_ns));
 		TH_LOG("(the quantum bounds the rate at %.0f)", 1e9 / c->quantum_ns);
-		SW_MEASURE("runs_under_quantum", short_runs, "runs");
-		EXPECT_LE(short_runs * FLOOR_SHARE, clean_runs);
+		SW_MEASURE("runs_under_quantum", p.short_runs, "runs");
+		EXPECT_LE(p.short_runs * FLOOR_SHARE, p.clean_runs);
 	}
 }
 
 /*
  * Mainline's protected slice, without the series' flags: what the kernel
  * promises a current task since v6.17 (set_protect_slice()) and where its
- * timer ends the run. Two equal-weight hogs on one CPU, as above.
+ * timer ends the run. Two equal-weight hogs on one CPU (hogs.h).
  *
  * short_slice: one hog (B) asked for a short slice Q, the other (A) has the
  * base slice S. With PREEMPT_SHORT a shorter slice queued ends A's
@@ -1368,8 +324,8 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
  * ensure progress" (the comment above set_protect_slice()): the unscaled
  * base slice q. With PREEMPT_SHORT on, equal tasks picked at parity must
  * still run q before a tick or a wakeup ends them. A wakeup lands on the
- * hogs' CPU every P = q / 4 (the helper of the wakeup variants above, nice
- * 19, moved away before it runs), and base_slice is raised so that q is 4
+ * hogs' CPU every P = q / 4 (waker(): a nice 19 wakee moved away before it
+ * runs), and base_slice is raised so that q is 4
  * times the least period, MIN_PERIOD_NS. A kernel without the minimum ends
  * a run at the first wakeup or tick: median P or a tick, predicted q or
  * more. A gap only lengthens a run, so this variant judges the runs
@@ -1429,7 +385,6 @@ FIXTURE_SETUP(protect_base)
 	long scaling;
 	int factor, nr = variant->short_slice || variant->repick ? WAKEE : NR_ROLES;
 	bool err;
-	enum role r;
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -1437,11 +392,7 @@ FIXTURE_SETUP(protect_base)
 		SKIP(return, "the protected slice ends before the deadline since v6.17");
 	if (sw_feature_get("PREEMPT_SHORT") < 0 || sw_feature_get("RUN_TO_PARITY") < 0)
 		SKIP(return, "no PREEMPT_SHORT or RUN_TO_PARITY feature in this kernel");
-	c->hog_cpu = sw_last_cpu();
-	c->away_cpu = pick_away(c->hog_cpu);
-	ASSERT_LE(0, c->away_cpu);
-	ASSERT_EQ(0, sw_pin(0, c->away_cpu));
-	ASSERT_EQ(0, read_timing(_metadata, &c->hz, &c->slice_ns, &c->tick_ns));
+	ASSERT_EQ(0, hogs_begin(_metadata, c));
 	ASSERT_EQ(0, sw_feature_set("PREEMPT_SHORT", true));
 	ASSERT_EQ(0, sw_feature_set("RUN_TO_PARITY", variant->short_slice || variant->repick));
 
@@ -1501,18 +452,10 @@ FIXTURE_SETUP(protect_base)
 		c->on_ns = c->period_ns < c->tick_ns ? c->period_ns : c->tick_ns;
 	}
 
-	ASSERT_EQ(0, sw_sysctl_set(SW_SCHEDSTATS, 1));
-	TH_LOG("features: %s", sw_features_line());
-	ASSERT_EQ(0, ctx_share(c));
-	for (r = 0; r < nr; r++)
-		ASSERT_EQ(0, spawn(c, FLAT, r));
-	ASSERT_EQ(0, children_ready(_metadata, &c->sh->ready, nr, c->sh->err));
+	/* The base's flags as set above: none to turn off. */
+	ASSERT_EQ(0, hogs_start(_metadata, c, need, FLAT, nr, c->period_ns));
 	if (variant->repick)
 		ASSERT_EQ(0, setpriority(PRIO_PROCESS, c->sh->pid[HOG_A], REPICK_NICE));
-	if (c->period_ns) {
-		ASSERT_EQ(0, pthread_create(&c->waker, NULL, waker, c));
-		c->waker_started = true;
-	}
 }
 
 FIXTURE_TEARDOWN(protect_base)
@@ -1530,15 +473,12 @@ static int fit_quantum(struct __test_metadata *_metadata, struct ctx *c, long lo
 {
 	long long interval, q;
 	long scaling;
-	struct round cal;
 	int i, factor = 1;
 
 	for (i = 1; i <= CALIBRATIONS; i++) {
-		if (measure(c, *round_ns, &cal))
+		interval = wakeup_interval(_metadata, c, i, *round_ns);
+		if (interval < 0)
 			return -1;
-		interval = cal.wakeups ? *round_ns / cal.wakeups : *round_ns;
-		TH_LOG("calibration %d: %ld wakeups in %.3f s, one every %.3f ms",
-		       i, cal.wakeups, *round_ns / 1e9, interval / 1e6);
 		if (4 * interval <= c->quantum_ns)
 			return 0;
 		if (quantum_factor(&scaling, &factor))
@@ -1567,7 +507,7 @@ static int fit_quantum(struct __test_metadata *_metadata, struct ctx *c, long lo
  * Rounds until AGREE_TO_PASS put the median run on the predicted side of
  * the midpoint or DISAGREE_TO_FAIL do not; rounds with too few runs
  * without a gap, too few wakeups or missed ticks are measured again, as in
- * ineligible.runs.
+ * the pairs of hogs_pairs().
  */
 TEST_F_TIMEOUT(protect_base, runs, 120)
 {
@@ -1891,7 +831,6 @@ static void pw_wakee(struct pw_ctx *c)
 
 static int pw_spawn(struct pw_ctx *c, enum layout how, enum role r)
 {
-	const char *why;
 	pid_t pid = sw_fork(true);
 
 	if (pid) {
@@ -1900,13 +839,7 @@ static int pw_spawn(struct pw_ctx *c, enum layout how, enum role r)
 		return pid < 0 ? -1 : 0;
 	}
 	c->sh->pid[r] = getpid();
-	why = enter_layout(how, r, 0);
-	if (why)
-		child_fail(c->sh->err, why);
-	if (sw_pin(0, r == WAKEE ? c->wakee_cpu : c->hog_cpu))
-		child_fail(c->sh->err, "pinning");
-	if (c->custom_ns && set_slice(c->custom_ns))
-		child_fail(c->sh->err, "asking for a custom slice (sched_setattr)");
+	place(c->sh->err, how, r, 0, r == WAKEE ? c->wakee_cpu : c->hog_cpu, c->custom_ns);
 	if (r == WAKEE && c->wakee_policy != SCHED_OTHER) {
 		struct sched_param none = { 0 };
 
@@ -2013,10 +946,8 @@ FIXTURE_SETUP(protect_wakeup)
 	ASSERT_EQ(0, sw_feature_set("PROTECT_ELIGIBLE", false));
 	TH_LOG("features: %s", sw_features_line());
 
-	c->sh = mmap(NULL, sizeof(*c->sh), PROT_READ | PROT_WRITE,
-		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, c->sh);
-	memset(c->sh, 0, sizeof(*c->sh));
+	c->sh = share_page(sizeof(*c->sh));
+	ASSERT_NE(NULL, c->sh);
 	c->efd = eventfd(0, 0);
 	ASSERT_LE(0, c->efd);
 	if (variant->layout == SIBLINGS) {
@@ -2068,16 +999,11 @@ static int pw_measure(struct pw_ctx *c, long long round_ns, long long mid,
 	atomic_store(&sh->nr, 0);
 	atomic_store(&sh->lost, 0);
 	atomic_store(&sh->elsewhere, 0);
-	irq0 = sw_timer_irqs(c->hog_cpu);
-	t0 = sw_now_ns();
-	atomic_store(&sh->measuring, 1);
-	usleep(round_ns / 1000);
-	atomic_store(&sh->measuring, 0);
+	timed_round(&sh->measuring, c->hog_cpu, round_ns, &irq0, &t0);
 	/* The hog notes a wait once it ended: one more may still come. */
 	usleep((c->timeout_ns + c->ran_ns) / 1000);
 	irq1 = sw_timer_irqs(c->hog_cpu);
-	r->ticks = irq0 < 0 || irq1 < 0 ? -1 :
-		   (double)(irq1 - irq0) * c->tick_ns / (sw_now_ns() - t0);
+	r->ticks = ticks_handled(irq0, irq1, t0, c->tick_ns);
 	if (sh->err[0])
 		return -1;
 	n = atomic_load(&sh->nr);
@@ -2122,7 +1048,7 @@ static void pw_log_round(struct __test_metadata *_metadata, int pair, const char
 }
 
 /*
- * Pairs of rounds, off then on, as in the ineligible test: AGREE_TO_PASS
+ * Pairs of rounds, off then on, as in hogs_pairs(): AGREE_TO_PASS
  * pairs whose median waits lie on their predicted sides of the midpoint
  * pass, DISAGREE_TO_FAIL others fail; a pair with too few wakeups is
  * measured again, and so is one that disagrees while its CPU stalled or
