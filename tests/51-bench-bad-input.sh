@@ -13,7 +13,7 @@
 before=$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)
 printf 'baseline -\ntypo NO_WA_IDLE_PREVV\n' >"$TMP/typo.configs"
 printf 'baseline -\n' >"$TMP/one.configs"
-printf 'cpus 4\nconfig A -\nconfig[5.4] B NO_WA_IDLE_PREV\n' >"$TMP/line.exp"
+printf 'topology --cpus 4 --sockets 2\nconfig A -\nconfig[5.4] B NO_WA_IDLE_PREV\n' >"$TMP/line.exp"
 expect_refusal "unknown option '--bogus'" "$SCRIPTS/bench" --bogus
 expect_refusal "typo.configs:2: unknown sched feature 'NO_WA_IDLE_PREVV'" "$SCRIPTS/bench" --configs "$TMP/typo.configs"
 expect_refusal "unknown workload 'nosuch'" "$SCRIPTS/bench" --workloads hackbench-thread-pipe,nosuch
@@ -35,7 +35,7 @@ expect_refusal "--db needs a data disk for the servers' data .--data MIB." "$SCR
 expect_refusal "--data takes a size in MiB, 16 or more, not '8'" "$SCRIPTS/bench" --data 8
 expect_refusal "BENCH_OLTP_CLIENTS: 'x' is not a client count" "$SCRIPTS/bench" --db --data 64 \
 	--param BENCH_OLTP_CLIENTS=x
-printf 'cpus 4\ndb yes\nconfig A -\nconfig B NO_WA_IDLE_PREV\n' >"$TMP/db.exp"
+printf 'topology --cpus 4 --sockets 2\ndb yes\nconfig A -\nconfig B NO_WA_IDLE_PREV\n' >"$TMP/db.exp"
 expect_refusal "db.exp:2: db takes no value" "$SCRIPTS/bench" --experiment "$TMP/db.exp"
 [ "$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)" = "$before" ] ||
 	fail "a refused run left a results directory in $BUILD/bench"

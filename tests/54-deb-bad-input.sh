@@ -47,7 +47,9 @@ SW_BUILD=$TMP/b3 refused 1 "found 0 (make deb CONFIG=vm)" "$SCRIPTS/deb-boot" --
 # A topology is options itself, as README gives it: accepted, then no package.
 SW_BUILD=$TMP/b3 refused 1 "found 0 (make deb CONFIG=vm)" "$SCRIPTS/deb-boot" --config vm \
 	--topology "--cpus 12 --sockets 3"
-refused 2 "takes scripts/vm's --cpus" "$SCRIPTS/deb-boot" --topology "--cpus twelve"
+refused 2 "--topology '--cpus twelve': CPUS must be a positive integer" "$SCRIPTS/deb-boot" --topology "--cpus twelve"
+refused 2 "'--bogus' is not one of --cpus, --sockets" "$SCRIPTS/deb-boot" --topology "--cpus 8 --bogus 2"
+refused 2 "3 sockets x 2 cores x 1 threads is 6 CPUs, not 8" "$SCRIPTS/deb-boot" --topology "--cpus 8 --sockets 3"
 refused 2 "needs a value" "$SCRIPTS/deb-boot" --topology
 refused 2 "is debian or vm" "$SCRIPTS/deb-boot" --config other
 refused 2 "needs a value" "$SCRIPTS/deb-boot" --out

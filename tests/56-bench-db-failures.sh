@@ -27,7 +27,7 @@ want() {
 
 # 1. Through scripts/bench: MariaDB refuses an option it does not know.
 out=$TMP/badopt
-"$SCRIPTS/bench" --db --data 512 --cpus 4 --sockets 2 --mem 2048 --configs "$TMP/configs" \
+"$SCRIPTS/bench" --db --data 512 --topology "--cpus 4 --sockets 2" --mem 2048 --configs "$TMP/configs" \
 	--iterations 1 --duration 2 --workloads oltp-mariadb-ps-1 --param BENCH_OLTP_SERVERS=mariadb \
 	--param BENCH_MARIADB_OPTS=--no-such-option --out "$out" >"$TMP/badopt.log" 2>&1
 rc=$?

@@ -20,10 +20,15 @@ usage_error() {
 }
 
 # need_value OPTION ARGC VALUE: an option's value is there, and is not the
-# next option; one style everywhere:
+# next option (but for --topology, whose value is scripts/vm's options:
+# there, not empty); one style everywhere:
 #   --out) need_value "$1" $# "${2:-}"; OUT=$2; shift 2 ;;
 need_value() {
-	[ "$2" -ge 2 ] && [[ $3 != --* ]] || usage_error "$1 needs a value"
+	if [ "$1" = --topology ]; then
+		[ "$2" -ge 2 ] && [ -n "$3" ] || usage_error "$1 needs a value"
+	else
+		[ "$2" -ge 2 ] && [[ $3 != --* ]] || usage_error "$1 needs a value"
+	fi
 }
 
 # valid_count N: a positive whole number.

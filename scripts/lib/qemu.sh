@@ -15,6 +15,54 @@
 #      VM_AMD (1 on an AMD host)
 # Out: QEMU_CMD (array)
 
+# The one form every job takes a guest's topology in: scripts/vm's options
+# --cpus N, --sockets N (or --llcs N: a socket is an LLC), --cores N (per
+# socket; default CPUs / sockets / threads), --threads N (per core: SMT),
+# --numa N (nodes over the sockets), given to a job as one word
+# (--topology "--cpus 8 --sockets 2"; "topology --cpus 8 ..." in an
+# experiment file; a scripts/config/matrix.cells column).
+SW_TOPOLOGY_DEFAULT="--cpus 8 --sockets 2"
+
+# topology_parse OPTS: OPTS into VM_CPUS, VM_SOCKETS, VM_CORES, VM_THREADS and
+# VM_NODES (the defaults of SW_TOPOLOGY_DEFAULT for what OPTS leaves out),
+# checked with vm_check_topology (VM_MEM as set, else 2048); one line on
+# stderr and status 1 when OPTS is not that form or cannot be built.
+topology_parse() {
+	local -a a
+	read -ra a <<<"$1"
+	VM_CPUS=8 VM_SOCKETS=2 VM_CORES="" VM_THREADS=1 VM_NODES=0 VM_MEM=${VM_MEM:-2048}
+	while [ ${#a[@]} -gt 0 ]; do
+		case ${a[0]} in
+		--cpus | --sockets | --llcs | --cores | --threads | --numa) ;;
+		*)
+			echo "bad topology: '${a[0]}' is not one of --cpus, --sockets, --cores, --threads, --numa" >&2
+			return 1 ;;
+		esac
+		if [ ${#a[@]} -lt 2 ] || [[ ${a[1]} == --* ]]; then
+			echo "bad topology: ${a[0]} needs a value" >&2
+			return 1
+		fi
+		case ${a[0]} in
+		--cpus) VM_CPUS=${a[1]} ;; --sockets | --llcs) VM_SOCKETS=${a[1]} ;;
+		--cores) VM_CORES=${a[1]} ;; --threads) VM_THREADS=${a[1]} ;; --numa) VM_NODES=${a[1]} ;;
+		esac
+		a=("${a[@]:2}")
+	done
+	vm_default_cores
+	vm_check_topology
+}
+
+# vm_default_cores: VM_CORES, when not given, from the CPUs, sockets and
+# threads, when they are numbers at all (vm_check_topology judges them).
+vm_default_cores() {
+	[ -z "$VM_CORES" ] || return 0
+	VM_CORES=0
+	case $VM_CPUS/$VM_SOCKETS/$VM_THREADS in
+	*[!0-9/]* | */0/* | */0 | //* | */ | /*) ;;
+	*) VM_CORES=$((VM_CPUS / VM_SOCKETS / VM_THREADS)) ;;
+	esac
+}
+
 # vm_check_topology: one line on stderr and status 1 when the requested
 # topology cannot be built; nothing otherwise.
 vm_check_topology() {
