@@ -276,8 +276,9 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 	struct pairs p;
 	char rule[96];
 
-	TH_LOG("PROTECT_ELIGIBLE, hogs in %s on cpu%d, helpers on cpu%d; HZ=%ld, base_slice %lld ns",
-	       layout_names[variant->layout], c->hog_cpu, c->away_cpu, c->hz, c->slice_ns);
+	TH_LOG("%s, hogs in %s on cpu%d, helpers on cpu%d; HZ=%ld, base_slice %lld ns",
+	       "PROTECT_ELIGIBLE", layout_names[variant->layout], c->hog_cpu, c->away_cpu,
+	       c->hz, c->slice_ns);
 	TH_LOG("HRTICK %s; the quantum %.3f ms (base_slice / tunable_scaling factor)",
 	       c->hrtick ? "acts" : "off", (c->custom_ns ? c->on_ns : c->quantum_ns) / 1e6);
 	TH_LOG("predicted median run: off >= %.3f ms (the slice%s),",
