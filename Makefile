@@ -11,7 +11,7 @@ ifdef BASE
 export SW_BASE := $(BASE)
 endif
 
-.PHONY: help deps tree export submit robot deb deb-boot hw kernel run matrix bench bench-native seeds torture upstream-selftests lava check check-full clean
+.PHONY: help deps tree export submit robot deb deb-boot hw kernel run matrix invariants bench bench-native seeds torture upstream-selftests lava check check-full clean
 
 help:
 	@echo "BASE=7.3     the mainline line (default), BASE=6.12 the 6.12.y backport line:"
@@ -25,6 +25,10 @@ help:
 	@echo "             mutants, packaged kernel from disk, LAVA, short torture; before posting"
 	@echo "make matrix  the selftests in every cell of scripts/config/matrix.cells (topologies,"
 	@echo "             HZ=250, preempt modes); REPEAT=N runs each cell N times, CELLS=\"a b\" some"
+	@echo "make invariants  what must hold in every configuration, from traces: no timer"
+	@echo "             storm, no run or wait the line's EEVDF flags make longer, no IPI they"
+	@echo "             add; flags off/on x RUN_TO_PARITY x PREEMPT_SHORT x HRTICK over ten"
+	@echo "             scenarios (QUICK=1: make check's subset); build/invariants/latest/"
 	@echo "make deps    install the Debian packages (root)"
 	@echo "make tree    build/linux: Debian's source of the line as git, its series applied"
 	@echo "make export  the tree's commits back into patches/BASE/ and the new files"
@@ -122,6 +126,12 @@ lava: kernel
 
 run: kernel
 	@$(SCRIPTS)/run
+
+INV_ARGS := $(if $(filter 1,$(QUICK)),--quick)
+invariants:
+	@$(SCRIPTS)/invariants --check $(INV_ARGS)
+	@$(MAKE) -s tree
+	@$(SCRIPTS)/invariants $(INV_ARGS)
 
 matrix: tree
 	@$(SCRIPTS)/matrix $(if $(CELLS),--cells "$(CELLS)") $(if $(REPEAT),--repeat $(REPEAT))

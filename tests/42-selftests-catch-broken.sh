@@ -20,7 +20,11 @@
 #             wakees fail, every other case passes;
 #   min-quantum, hrtick-vprot, hrtick-repick (each of the three fixes of
 #             mainline's protected slice undone), 2 LLCs x 4: the
-#             protect_base case of that fix fails, the other two pass.
+#             protect_base case of that fix fails, the other two pass;
+#   v2        (PROTECT_ELIGIBLE as posted before 2026-12-07), 2 LLCs x 4:
+#             protect_base's _flag variants of short_slice (the flag pushes
+#             back PREEMPT_SHORT's end) and repick (a timer storm) fail, the
+#             no_parity one and the base's cases pass.
 # The 6.12.y line's EEVDF flags, tested by that line's own ineligible.c,
 # are checked there:
 #   root, leaf (INELIGIBLE judged on the root runqueue, or on the task's own
@@ -36,6 +40,7 @@
 # it passes under every mutant but the last.
 # check: cpus all
 # check: after 01 41
+# check: uses mutant-tree
 . "$(dirname "$0")/lib.sh"
 bad=0
 # The 6.12.y line's ineligible variants (its own ineligible.c).
@@ -134,7 +139,7 @@ jobs=$(nproc)
 need_kernel
 out=$BUILD/check-mutants
 rm -rf "$out" && mkdir -p "$out"
-mutants noop inverted quantum wakeup scope min-quantum hrtick-vprot hrtick-repick
+mutants noop inverted quantum wakeup scope min-quantum hrtick-vprot hrtick-repick v2
 # One install for all the matrices that run side by side: each installing
 # its own removed the files under the other's guest ("cannot open
 # ./kselftest/runner.sh", no results, 2026-12-05).
@@ -168,6 +173,9 @@ check hrtick-vprot llc2x4 ineligible "protect_base.short_slice.runs:fail
 	protect_base.no_parity.runs:pass protect_base.repick.runs:pass"
 check hrtick-repick llc2x4 ineligible "protect_base.repick.runs:fail
 	protect_base.short_slice.runs:pass protect_base.no_parity.runs:pass"
+check v2 llc2x4 ineligible "protect_base.short_slice_flag.runs:fail
+	protect_base.repick_flag.runs:fail protect_base.no_parity_flag.runs:pass
+	protect_base.short_slice.runs:pass protect_base.repick.runs:pass"
 verdicts
 
 # The 6.12.y line's mutants are the second tier's (make check-full).

@@ -49,6 +49,11 @@ install_selftests() {
 #             PREEMPT_SHORT gives no minimum quantum
 #   hrtick-vprot  fix 2 undone: the hrtick armed for the deadline alone
 #   hrtick-repick fix 3 undone: no hrtick for the current task picked again
+#   v2        PROTECT_ELIGIBLE as posted before 2026-12-07: the hrtick armed
+#             for the later of the protection's end and the quantum, even
+#             over an earlier end the base set and for a point already
+#             passed (a storm of 10 us firings on a repick), and re-armed
+#             on another CPU at a wakeup (an IPI)
 # (root, leaf, slice: the 6.12.y line's flags; quantum, wakeup, scope and
 # the fixes: the mainline's).
 build_mutant() {
@@ -94,6 +99,11 @@ build_mutant() {
 	hrtick-repick)
 		want=1
 		perl -pi -e 's/^\tif \(task_current_donor\(rq, p\) && hrtick_enabled_fair\(rq\)\)$/\tif (false)/' "$f" ;;
+	v2)
+		# Two lines removed (the early return for another CPU), one hunk added.
+		want=2
+		perl -0pi -e 's/\t\tvdelta = se->vprot - se->vruntime;\n/\t\tvdelta = se->vprot - se->vruntime;\n\tif (sched_feat(PROTECT_ELIGIBLE) && !se->custom_slice) {\n\t\tu64 q = min_t(u64, normalized_sysctl_sched_base_slice, se->slice);\n\t\tu64 ran = se->sum_exec_runtime - se->prev_sum_exec_runtime;\n\t\tu64 vq = ran >= q ? se->vruntime : se->vruntime + calc_delta_fair(q - ran, se);\n\n\t\tvdelta = min_vruntime(se->deadline, max_vruntime(se->vprot, vq)) - se->vruntime;\n\t}\n/;
+			s/\tif \(cpu_of\(rq\) != smp_processor_id\(\)\)\n\t\treturn;\n//' "$f" ;;
 	slice)
 		want=2
 		perl -0pi -e 's/\tif \(task_se->custom_slice && task_se->slice > sysctl_sched_base_slice\)\n\t\treturn false;\n//' "$f" ;;

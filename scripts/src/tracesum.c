@@ -14,20 +14,45 @@
  *  - runs: per task name (comm), the lengths of its runs, switch-in to
  *    switch-out on one CPU: count, p10, median, p90, max;
  *  - wakeup latency: sched_wakeup (or _new) to the switch-in of the wakee;
- *  - the hrtick: how often it was armed, cancelled and fired, and how
- *    often a switch followed its firing on that CPU within --after us;
+ *  - ready waits: from the moment a task could run (its wakeup, or its
+ *    preemption: switched out runnable) to its switch-in;
+ * A run, and the wait before it, count under the name the task has when
+ * the run ends: a child that names itself (prctl()) after its fork counts
+ * under its own name, not its parent's.
+ *  - the hrtick: how often it was armed, cancelled and fired, how often a
+ *    switch followed its firing on that CPU within --after us, and how
+ *    often it fired in a storm: the third or later firing of a chain on
+ *    one CPU, each within --storm us of the one before, with no switch
+ *    between. (Two close firings are no storm: an hrtick left armed fires
+ *    with one task queued, and a wakeup re-arms it 10 us ahead for a
+ *    protection about to end.)
  *  - with --long MS: each run longer than MS ms (of the tasks --comm
  *    selects), listed with the timer events and wakeups on its CPU while it
  *    ran, at their offsets from the run's start: what ended it, what was
  *    armed, what fired and did not end it.
+ * With --pair A,B, for two tasks of equal weight that share a CPU (named A
+ * and B): their switch rate, and the distribution of A's lag over time --
+ * (B's run time - A's) / 2 from their runs, sampled every 10 us and
+ * centred on its mean (a trace does not give the lag's origin) -- the
+ * spread that EEVDF keeps two equal tasks' lags within.
  * With --runs FILE, every selected run goes to FILE as
  * "cpu<TAB>comm<TAB>pid<TAB>start_ns<TAB>length_ns", in trace order.
+ * With --tsv FILE, the figures scripts/invariants compares go to FILE, a
+ * line per task name and one of totals:
+ *   task<TAB>comm<TAB>runs<TAB>median run<TAB>low<TAB>high<TAB>mean<TAB>se
+ *       <TAB>ready waits<TAB>median wait<TAB>low<TAB>high<TAB>mean<TAB>se
+ *   total<TAB>switches<TAB>wakeups<TAB>hrtick fired<TAB>hrtick storms
+ * (ns, 0 where none; low and high bound the 99% confidence interval of
+ * the median: the order statistics n/2 -+ 2.576 sqrt(n) / 2; se is the
+ * standard error of the mean).
  *
  * usage: tracesum [--comm NAME] [--cpu N] [--long MS] [--list N]
- *                 [--after US] [--runs FILE] [--by-pid] [REPORT]
+ *                 [--after US] [--storm US] [--runs FILE] [--tsv FILE]
+ *                 [--pair A,B] [--by-pid] [REPORT]
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +79,7 @@ struct vec {
 
 struct name {
 	char comm[COMM_LEN];
-	struct vec runs, lat;
+	struct vec runs, lat, ready;
 };
 
 struct note {
@@ -67,14 +92,20 @@ struct cpu {
 	char comm[COMM_LEN];
 	ns_t since;		/* its switch-in, or -1 if not seen */
 	ns_t hrtick_fired;	/* last hrtick expiry on this CPU, or -1 */
+	ns_t hrtick_last;	/* ... since its last switch, or -1 */
+	int hrtick_chain;	/* firings since, each close to the one before */
+	ns_t lat, ready;	/* the running task's wait before this run, or -1 */
 	struct note notes[NOTE_MAX];
 	int nnotes, dropped;
 };
 
-/* A woken task waiting for its switch-in: open addressing by pid. */
+/*
+ * A task waiting for its switch-in, by pid (open addressing): woken at
+ * (for the wakeup latency), runnable since ready (woken or preempted).
+ */
 struct wake {
 	int pid;		/* 0: free */
-	ns_t at;
+	ns_t at, ready;
 };
 
 /* What each hrtimer is, from its hrtimer_start. */
@@ -90,11 +121,17 @@ static struct wake wakes[PID_SLOTS];
 static struct timer timers[TIMER_SLOTS];
 static const char *sel_comm;
 static int sel_cpu = -1, list_max = 20, listed, long_seen, by_pid;
-static ns_t long_ns = -1, after_ns = 200000;
-static FILE *runs_out;
+static ns_t long_ns = -1, after_ns = 200000, storm_ns = 50000;
+static FILE *runs_out, *tsv_out;
+/* --pair: the two names, their run time so far, A's lag samples. */
+static char pair_a[COMM_LEN], pair_b[COMM_LEN];
+static ns_t pair_ran[2], pair_first = -1, pair_last;
+static long pair_switches;
+static struct vec pair_lag;
+#define PAIR_STEP	10000	/* ns between lag samples */
 static ns_t first_ts = -1, last_ts;
-static long events, other_events, switches;
-static long hrtick_armed, hrtick_cancelled, hrtick_fired, hrtick_switched;
+static long events, other_events, switches, wakeups;
+static long hrtick_armed, hrtick_cancelled, hrtick_fired, hrtick_switched, hrtick_storm;
 static int max_cpu = -1;
 
 static void die(const char *msg)
@@ -205,7 +242,25 @@ static void note(int cpu, ns_t at, const char *fmt, const char *a, const char *b
 	c->nnotes++;
 }
 
-static void end_run(int cpu, ns_t ts, const char *state)
+/* --pair: a run of A or B from @from to @to; the lag of A along it. */
+static void pair_run(const char *comm, ns_t from, ns_t to)
+{
+	int who = !strcmp(comm, pair_a) ? 0 : !strcmp(comm, pair_b) ? 1 : -1;
+	ns_t t;
+
+	if (!pair_a[0] || who < 0)
+		return;
+	if (pair_first < 0)
+		pair_first = from;
+	pair_last = to;
+	pair_switches++;
+	for (t = from; t < to; t += PAIR_STEP)
+		push(&pair_lag, (pair_ran[1] - pair_ran[0] + (who ? t - from : from - t)) / 2);
+	pair_ran[who] += to - from;
+}
+
+/* The run on @cpu ends at @ts, its task named @comm by now. */
+static void end_run(int cpu, ns_t ts, const char *state, const char *comm)
 {
 	struct cpu *c = &cpus[cpu];
 	struct name *n;
@@ -214,12 +269,19 @@ static void end_run(int cpu, ns_t ts, const char *state)
 
 	if (c->since < 0 || c->pid <= 0)
 		return;
+	snprintf(c->comm, COMM_LEN, "%s", comm);
 	len = ts - c->since;
+	pair_run(c->comm, c->since, ts);
 	if (!selected(cpu, c->comm))
 		return;
 	n = row_of(c->comm, c->pid);
-	if (n)
+	if (n) {
 		push(&n->runs, len);
+		if (c->lat >= 0)
+			push(&n->lat, c->lat);
+		if (c->ready >= 0)
+			push(&n->ready, c->ready);
+	}
 	if (runs_out)
 		fprintf(runs_out, "%d\t%s\t%d\t%lld\t%lld\n", cpu, c->comm, c->pid, c->since - first_ts, len);
 	if (long_ns < 0 || len <= long_ns)
@@ -255,20 +317,32 @@ static const char *state_name(const char *raw)
 static void on_switch(int cpu, ns_t ts, const char *args)
 {
 	struct cpu *c = &cpus[cpu];
-	char comm[COMM_LEN], pid[16], state[16];
+	char comm[COMM_LEN], pid[16], state[16], prev[COMM_LEN];
 	const char *next = strstr(args, "next_comm=");
 	struct wake *w;
-	struct name *n;
 
 	if (!next)
 		return;
 	switches++;
 	if (!field(args, "prev_state=", state, sizeof(state)))
 		strcpy(state, "?");
-	end_run(cpu, ts, state_name(state));
+	if (!field(args, "prev_comm=", prev, sizeof(prev)))
+		snprintf(prev, sizeof(prev), "%s", c->comm);
+	end_run(cpu, ts, state_name(state), prev);
+	/* Switched out runnable (0) or preempted (256): ready from now. */
+	if (c->pid > 0 && (!strcmp(state, "0") || !strcmp(state, "256"))) {
+		w = wake_slot(c->pid, 1);
+		if (w) {
+			if (!w->pid)
+				w->at = -1;
+			w->pid = c->pid;
+			w->ready = ts;
+		}
+	}
 	if (c->hrtick_fired >= 0 && ts - c->hrtick_fired <= after_ns)
 		hrtick_switched++;
 	c->hrtick_fired = -1;
+	c->hrtick_last = -1;
 	if (!field(next, "next_comm=", comm, sizeof(comm)) ||
 	    !field(next, "next_pid=", pid, sizeof(pid)))
 		return;
@@ -277,11 +351,16 @@ static void on_switch(int cpu, ns_t ts, const char *args)
 	c->since = ts;
 	c->nnotes = 0;
 	c->dropped = 0;
+	c->lat = -1;
+	c->ready = -1;
 	w = c->pid > 0 ? wake_slot(c->pid, 0) : NULL;
 	if (w && w->at >= 0) {
-		if (selected(cpu, comm) && (n = row_of(comm, c->pid)))
-			push(&n->lat, ts - w->at);
+		c->lat = ts - w->at;
 		w->at = -1;
+	}
+	if (w && w->ready >= 0) {
+		c->ready = ts - w->ready;
+		w->ready = -1;
 	}
 }
 
@@ -293,10 +372,12 @@ static void on_wakeup(ns_t ts, const char *args)
 
 	if (!field(args, "pid=", pid, sizeof(pid)) || !field(args, "comm=", comm, sizeof(comm)))
 		return;
+	wakeups++;
 	w = wake_slot(atoi(pid), 1);
 	if (w) {
 		w->pid = atoi(pid);
 		w->at = ts;
+		w->ready = ts;
 	}
 	if (field(args, "target_cpu=", target, sizeof(target))) {
 		t = atoi(target);
@@ -335,7 +416,14 @@ static void on_timer(int cpu, ns_t ts, const char *ev, const char *args)
 			field(args, "function=", fn, sizeof(fn));
 		if (!strcmp(fn, "hrtick")) {
 			hrtick_fired++;
+			if (cpus[cpu].hrtick_last >= 0 && ts - cpus[cpu].hrtick_last < storm_ns)
+				cpus[cpu].hrtick_chain++;
+			else
+				cpus[cpu].hrtick_chain = 0;
+			if (cpus[cpu].hrtick_chain >= 2)
+				hrtick_storm++;
 			cpus[cpu].hrtick_fired = ts;
+			cpus[cpu].hrtick_last = ts;
 		}
 		note(cpu, ts, "%s fired%s", fn, "");
 	} else if (!strcmp(ev, "hrtimer_cancel")) {
@@ -427,14 +515,60 @@ static double pct(struct vec *v, double q)
 	return v->v[i] / 1e6;
 }
 
-static void table(const char *title, int lat)
+enum table_of { RUNS, LATENCY, READY };
+
+static struct vec *vec_of(struct name *n, enum table_of what)
+{
+	return what == RUNS ? &n->runs : what == LATENCY ? &n->lat : &n->ready;
+}
+
+static ns_t median(struct vec *v)
+{
+	return v->n ? v->v[v->n / 2] : 0;
+}
+
+/* The mean of @v, and in *@se its standard error. */
+static double mean_se(struct vec *v, double *se)
+{
+	double m = 0, ss = 0;
+	size_t i;
+
+	*se = 0;
+	if (!v->n)
+		return 0;
+	for (i = 0; i < v->n; i++)
+		m += v->v[i];
+	m /= v->n;
+	for (i = 0; i < v->n; i++)
+		ss += (v->v[i] - m) * (v->v[i] - m);
+	if (v->n > 1)
+		*se = sqrt(ss / (v->n - 1) / v->n);
+	return m;
+}
+
+/* An order statistic bounding the median's 99% confidence interval. */
+static ns_t median_bound(struct vec *v, int high)
+{
+	double d = 2.576 * sqrt((double)v->n) / 2;
+	long i = (long)(v->n / 2 + (high ? d + 0.5 : -d - 0.5));
+
+	if (!v->n)
+		return 0;
+	if (i < 0)
+		i = 0;
+	if (i >= (long)v->n)
+		i = v->n - 1;
+	return v->v[i];
+}
+
+static void table(const char *title, enum table_of what)
 {
 	int i, any = 0;
 
 	printf("%s (ms):\n  %-16s %8s %9s %9s %9s %9s\n", title, "task", "count", "p10",
 	       "median", "p90", "max");
 	for (i = 0; i < nnames; i++) {
-		struct vec *v = lat ? &names[i].lat : &names[i].runs;
+		struct vec *v = vec_of(&names[i], what);
 
 		if (!v->n)
 			continue;
@@ -447,10 +581,54 @@ static void table(const char *title, int lat)
 		printf("  none\n");
 }
 
+/* --pair: the switch rate and the spread of A's lag, centred. */
+static void pair_report(void)
+{
+	double mean = 0;
+	size_t i;
+
+	if (!pair_lag.n || pair_last <= pair_first) {
+		printf("pair %s,%s: no runs of both\n", pair_a, pair_b);
+		return;
+	}
+	for (i = 0; i < pair_lag.n; i++)
+		mean += pair_lag.v[i];
+	mean /= pair_lag.n;
+	for (i = 0; i < pair_lag.n; i++) {
+		pair_lag.v[i] -= (ns_t)mean;
+		if (pair_lag.v[i] < 0)
+			pair_lag.v[i] = -pair_lag.v[i];
+	}
+	qsort(pair_lag.v, pair_lag.n, sizeof(*pair_lag.v), cmp);
+	printf("pair %s,%s: %.0f runs a second over %.3f s; |lag of %s| around its mean (ms):\n"
+	       "  p50 %.3f  p90 %.3f  p99 %.3f  max %.3f  (%zu samples, one per %d us)\n",
+	       pair_a, pair_b, pair_switches * 1e9 / (pair_last - pair_first),
+	       (pair_last - pair_first) / 1e9, pair_a, pct(&pair_lag, 0.5), pct(&pair_lag, 0.9),
+	       pct(&pair_lag, 0.99), pair_lag.v[pair_lag.n - 1] / 1e6, pair_lag.n, PAIR_STEP / 1000);
+}
+
+/* The --tsv file: the vectors are sorted by table() before. */
+static void write_tsv(void)
+{
+	int i;
+
+	for (i = 0; i < nnames; i++) {
+		struct name *n = &names[i];
+		double rse, wse, rm = mean_se(&n->runs, &rse), wm = mean_se(&n->ready, &wse);
+
+		fprintf(tsv_out, "task\t%s\t%zu\t%lld\t%lld\t%lld\t%.0f\t%.0f\t%zu\t%lld\t%lld\t%lld\t%.0f\t%.0f\n",
+			n->comm, n->runs.n, median(&n->runs), median_bound(&n->runs, 0),
+			median_bound(&n->runs, 1), rm, rse, n->ready.n, median(&n->ready),
+			median_bound(&n->ready, 0), median_bound(&n->ready, 1), wm, wse);
+	}
+	fprintf(tsv_out, "total\t%ld\t%ld\t%ld\t%ld\n", switches, wakeups, hrtick_fired,
+		hrtick_storm);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: tracesum [--comm NAME] [--cpu N] [--long MS] [--list N] [--after US]\n"
-		   "                [--runs FILE] [--by-pid] [REPORT]\n"
+		   "                [--storm US] [--runs FILE] [--tsv FILE] [--by-pid] [REPORT]\n"
 		   "  REPORT    the text of 'trace-cmd report -R -t' (default: standard input)\n"
 		   "  --comm    only the runs and wakeups of tasks of this name\n"
 		   "  --cpu     only those on this CPU\n"
@@ -458,7 +636,11 @@ static void usage(FILE *f)
 		   "  --list    list at most N such runs (default 20)\n"
 		   "  --after   a switch within US us of an hrtick firing counts as its\n"
 		   "            (default 200)\n"
+		   "  --storm   the third firing of the hrtick in a row on a CPU, each within US us\n"
+		   "            of the one before, no switch between, is a storm (default 50)\n"
 		   "  --runs    write every selected run to FILE (cpu, comm, pid, start, length in ns)\n"
+		   "  --tsv     write the medians and totals scripts/invariants reads to FILE\n"
+		   "  --pair    A,B: two equal tasks on one CPU: switch rate, spread of A's lag\n"
 		   "  --by-pid  a row per task (name-pid), not per name\n");
 }
 
@@ -483,6 +665,8 @@ int main(int argc, char **argv)
 		{ "long", required_argument, NULL, 'l' }, { "list", required_argument, NULL, 'n' },
 		{ "after", required_argument, NULL, 'a' }, { "runs", required_argument, NULL, 'r' },
 		{ "by-pid", no_argument, NULL, 'p' }, { "help", no_argument, NULL, 'h' },
+		{ "storm", required_argument, NULL, 's' }, { "tsv", required_argument, NULL, 't' },
+		{ "pair", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	FILE *in = stdin;
@@ -506,6 +690,28 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			break;
+		case 's': storm_ns = (ns_t)(number("--storm", optarg) * 1e3); break;
+		case 't':
+			tsv_out = fopen(optarg, "w");
+			if (!tsv_out) {
+				fprintf(stderr, "tracesum: error: cannot write %s: %s\n", optarg,
+					strerror(errno));
+				return 1;
+			}
+			break;
+		case 'P': {
+			const char *comma = strchr(optarg, ',');
+
+			if (!comma || comma == optarg || !comma[1] || comma - optarg >= COMM_LEN ||
+			    strlen(comma + 1) >= COMM_LEN) {
+				fprintf(stderr, "tracesum: error: --pair takes two task names, A,B, not '%s' (see --help)\n",
+					optarg);
+				return 2;
+			}
+			snprintf(pair_a, sizeof(pair_a), "%.*s", (int)(comma - optarg), optarg);
+			snprintf(pair_b, sizeof(pair_b), "%s", comma + 1);
+			break;
+		}
 		case 'p': by_pid = 1; break;
 		case 'h': usage(stdout); return 0;
 		default:
@@ -526,6 +732,7 @@ int main(int argc, char **argv)
 		cpus[i].pid = -1;
 		cpus[i].since = -1;
 		cpus[i].hrtick_fired = -1;
+		cpus[i].hrtick_last = -1;
 	}
 	if (long_ns >= 0)
 		printf("runs longer than %.3f ms%s%s:\n", long_ns / 1e6, sel_comm ? " of " : "",
@@ -540,10 +747,20 @@ int main(int argc, char **argv)
 		printf("  %d such run(s)%s\n", long_seen, long_seen > listed ? ", the first listed" : "");
 	printf("trace: %.3f s, CPUs 0-%d, %ld events (%ld switches, %ld not used here)\n",
 	       (last_ts - first_ts) / 1e9, max_cpu, events, switches, other_events);
-	table("runs, switch-in to switch-out", 0);
-	table("wakeup latency, sched_wakeup to switch-in", 1);
+	table("runs, switch-in to switch-out", RUNS);
+	table("wakeup latency, sched_wakeup to switch-in", LATENCY);
+	table("ready waits, woken or preempted to switch-in", READY);
 	printf("hrtick: armed %ld, cancelled %ld, fired %ld; a switch within %.0f us of a firing: %ld\n",
 	       hrtick_armed, hrtick_cancelled, hrtick_fired, after_ns / 1e3, hrtick_switched);
+	printf("hrtick storm: %ld firings, each the third or later of a row %.0f us apart, no switch\n",
+	       hrtick_storm, storm_ns / 1e3);
+	if (pair_a[0])
+		pair_report();
+	if (tsv_out) {
+		write_tsv();
+		if (fclose(tsv_out))
+			die("cannot write the tsv file");
+	}
 	if (runs_out && fclose(runs_out))
 		die("cannot write the runs file");
 	return 0;

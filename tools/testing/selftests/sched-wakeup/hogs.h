@@ -50,6 +50,14 @@
 #define FLOOR_SHORT	0.5		/* a run under this share of the quantum */
 #define MAX_SLICE_TICKS	20		/* longest slice the tick case sets */
 #define ERR_LEN		160
+/*
+ * No timer storm: a CPU takes no more timer interrupts beyond its ticks than
+ * one per STORM_NS, the shortest slice any test sets (the kernel takes no
+ * slice under 0.1 ms), on average over a round. An hrtick armed for a point
+ * already passed fires every 10 us, its floor, for as long as the same task
+ * is picked again; on emulated CPUs that is 20-30 of them a millisecond.
+ */
+#define STORM_NS	100000LL
 
 enum layout { FLAT, SIBLINGS, TREE, AUTOGROUP, AUTOGROUPS };
 enum role { HOG_A, HOG_B, WAKEE, NR_ROLES };
@@ -552,6 +560,7 @@ struct round {
 	long long hog_ns[2];	/* CPU time of each hog */
 	long wakeups, late;
 	double ticks;		/* share of the expected ticks the CPU handled, or -1 */
+	double storm;		/* timer interrupts beyond the ticks per STORM_NS, or -1 */
 	bool sparse;		/* under two wakeups a slice */
 	const char *invalid;	/* why the round says nothing, or NULL */
 };
@@ -654,6 +663,21 @@ static double ticks_handled(long long irq0, long long irq1, long long t0, long l
 }
 
 /*
+ * The timer interrupts a CPU took beyond its ticks since @t0, per STORM_NS
+ * (see there), from the share of ticks_handled(); -1 where unknown.
+ */
+static double storm_rate(double ticks, long long tick_ns)
+{
+	return ticks < 0 ? -1 : (ticks - 1) * STORM_NS / tick_ns;
+}
+
+/* A round whose CPU took more timer interrupts than a correct kernel arms. */
+static bool stormy(double rate)
+{
+	return rate > 1;
+}
+
+/*
  * A round of @round_ns with @measuring set, the children's sign to note
  * what they see; the timer interrupts of @cpu at its start in *@irq0
  * (ticks_handled()), the start in *@t0.
@@ -702,6 +726,7 @@ static int measure(struct ctx *c, long long round_ns, struct round *r)
 			return -1;
 	}
 	r->ticks = ticks_handled(irq0, irq1, t0, c->tick_ns);
+	r->storm = storm_rate(r->ticks, c->tick_ns);
 	for (i = 0; i < 2; i++)
 		if (sw_stats(sh->pid[i], &after[i]))
 			return -1;
@@ -747,6 +772,8 @@ static void log_round(struct __test_metadata *_metadata, struct ctx *c,
 	       r->clean_ns / 1e6, r->clean, r->p10_ns / 1e6, r->wakeups, r->late,
 	       r->ticks < 0 ? -1.0 : 100 * r->ticks,
 	       r->invalid ? ": " : "", r->invalid ? r->invalid : "");
+	TH_LOG("    timer interrupts beyond the ticks: %.2f per %.1f ms%s",
+	       r->storm, STORM_NS / 1e6, stormy(r->storm) ? " (a timer storm)" : "");
 }
 
 /*
@@ -900,6 +927,7 @@ static int hogs_start(struct __test_metadata *_metadata, struct ctx *c,
 /* What the pairs of rounds of hogs_pairs() came to. */
 struct pairs {
 	int pair, agree, disagree, again;
+	int storms;				/* rounds with a timer storm */
 	long short_runs, clean_runs, on_runs;	/* the on rounds' (measure()) */
 	struct round off, on;			/* the last pair */
 };
@@ -944,6 +972,7 @@ static int hogs_pairs(struct __test_metadata *_metadata, struct ctx *c, const ch
 		}
 		log_round(_metadata, c, p->pair, "off", off);
 		log_round(_metadata, c, p->pair, "on", on);
+		p->storms += stormy(off->storm) + stormy(on->storm);
 		p->short_runs += on->short_runs;
 		p->clean_runs += on->clean;
 		p->on_runs += on->runs;
@@ -987,7 +1016,10 @@ static int hogs_pairs(struct __test_metadata *_metadata, struct ctx *c, const ch
 	}
 	TH_LOG("%d of %d pairs agree with the prediction, %d disagree, %d measured again",
 	       p->agree, p->pair, p->disagree, p->again);
+	TH_LOG("%d of %d rounds with a timer storm (over 1 interrupt per %.1f ms beyond the ticks)",
+	       p->storms, 2 * p->pair, STORM_NS / 1e6);
 	SW_MEASURE("pairs_agree", p->agree, "pairs");
+	SW_MEASURE("storm_rounds", p->storms, "rounds");
 	SW_MEASURE("pairs_disagree", p->disagree, "pairs");
 	SW_MEASURE("median_run_off", off->median_ns / 1e6, "ms");
 	SW_MEASURE("median_run_on", on->median_ns / 1e6, "ms");

@@ -294,6 +294,7 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 	ASSERT_EQ(0, hogs_pairs(_metadata, c, "PROTECT_ELIGIBLE", variant->custom_slice, false,
 				&round_ns, mid, &p));
 	EXPECT_EQ(AGREE_TO_PASS, p.agree);
+	EXPECT_EQ(0, p.storms);
 	if (c->quantum_ns) {
 		TH_LOG("flag on: %ld of %ld runs without a gap under %.0f%% of the quantum",
 		       p.short_runs, p.clean_runs, 100 * FLOOR_SHORT);
@@ -342,8 +343,20 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
  * the tick as well. Median of B's runs: predicted S, against T for a
  * kernel that does not arm the hrtick for a task picked again (a model of
  * the pick gives T for any T at S = T / 5).
+ *
+ * The _flag variants: the same situations with PROTECT_ELIGIBLE off and on
+ * in turn, which must change none of them: each round of a pair agrees
+ * with the prediction above, and the median run with the flag is at most
+ * NOT_LONGER times the one without. The flag ends a run at the crossing,
+ * or later only where the crossing comes before its quantum; it must never
+ * push back an end the base set earlier (short_slice: PREEMPT_SHORT's, where
+ * the quantum is longer than B's slice), and in repick the task picked
+ * again, its protection and quantum long passed, must get the hrtick for
+ * its deadline, not one every 10 us: the timer storm every round checks
+ * for (stormy()).
  */
 #define REPICK_NICE	-5	/* hog A's nice level in the repick variant */
+#define NOT_LONGER	1.1	/* _flag variants: on run / off run, at most */
 
 FIXTURE(protect_base) {
 	struct ctx c;
@@ -352,6 +365,7 @@ FIXTURE(protect_base) {
 FIXTURE_VARIANT(protect_base) {
 	bool short_slice;
 	bool repick;
+	bool flag;		/* PROTECT_ELIGIBLE off and on, in pairs */
 };
 
 FIXTURE_VARIANT_ADD(protect_base, short_slice) {
@@ -364,6 +378,18 @@ FIXTURE_VARIANT_ADD(protect_base, no_parity) {
 
 FIXTURE_VARIANT_ADD(protect_base, repick) {
 	.repick = true,
+};
+
+FIXTURE_VARIANT_ADD(protect_base, short_slice_flag) {
+	.short_slice = true, .flag = true,
+};
+
+FIXTURE_VARIANT_ADD(protect_base, no_parity_flag) {
+	.flag = true,
+};
+
+FIXTURE_VARIANT_ADD(protect_base, repick_flag) {
+	.repick = true, .flag = true,
 };
 
 /* Whether the running kernel is @major.@minor or later. */
@@ -380,7 +406,8 @@ static bool kernel_at_least(int major, int minor)
 FIXTURE_SETUP(protect_base)
 {
 	struct ctx *c = &self->c;
-	const char *const need[] = { NULL };
+	const char *const flag[] = { "PROTECT_ELIGIBLE", NULL };
+	const char *const *need = variant->flag ? flag : flag + 1;
 	const char *why = machine_ready(need, FLAT);
 	long long q, want;
 	long scaling;
@@ -453,7 +480,7 @@ FIXTURE_SETUP(protect_base)
 		c->on_ns = c->period_ns < c->tick_ns ? c->period_ns : c->tick_ns;
 	}
 
-	/* The base's flags as set above: none to turn off. */
+	/* The base's flags as set above; PROTECT_ELIGIBLE off to begin with. */
 	ASSERT_EQ(0, hogs_start(_metadata, c, need, FLAT, nr, c->period_ns));
 	if (variant->repick)
 		ASSERT_EQ(0, setpriority(PRIO_PROCESS, c->sh->pid[HOG_A], REPICK_NICE));
@@ -505,18 +532,43 @@ static int fit_quantum(struct __test_metadata *_metadata, struct ctx *c, long lo
 }
 
 /*
- * Rounds until AGREE_TO_PASS put the median run on the predicted side of
- * the midpoint or DISAGREE_TO_FAIL do not; rounds with too few runs
- * without a gap, too few wakeups or missed ticks are measured again, as in
- * the pairs of hogs_pairs().
+ * A round of protect_base on the predicted side of the midpoint @mid:
+ * below it (@below: short_slice, repick) or at or above it (no_parity).
+ */
+static bool base_agrees(bool below, const struct round *rd, long long mid)
+{
+	if (below)
+		return rd->median_ns < mid || (rd->clean >= MIN_RUNS && rd->clean_ns < mid);
+	return rd->clean >= MIN_RUNS && rd->clean_ns >= mid;
+}
+
+/* A round that says nothing: too few runs without a gap, missed ticks. */
+static const char *base_invalid(const struct round *rd)
+{
+	if (rd->invalid)
+		return rd->invalid;
+	if (rd->clean < MIN_RUNS || (rd->ticks >= 0 && rd->ticks < FAIR_TICKS))
+		return "too few runs without a gap or missed ticks";
+	return NULL;
+}
+
+/*
+ * Rounds (in the _flag variants pairs of rounds, the flag off then on)
+ * until AGREE_TO_PASS put the median run on the predicted side of the
+ * midpoint -- and, with the flag, the on run no longer than NOT_LONGER
+ * times the off run -- or DISAGREE_TO_FAIL do not; rounds with too few
+ * runs without a gap, too few wakeups or missed ticks are measured again,
+ * as in the pairs of hogs_pairs(). No round may show a timer storm.
  */
 TEST_F_TIMEOUT(protect_base, runs, 120)
 {
 	struct ctx *c = &self->c;
 	long long mid, round_ns = round_length(c);
-	int round = 0, agree = 0, disagree = 0, again = 0;
+	int round = 0, agree = 0, disagree = 0, again = 0, storms = 0;
+	bool below = variant->short_slice || variant->repick;
+	const char *invalid;
 	bool ok;
-	struct round rd;
+	struct round rd, on;
 
 	if (c->period_ns)
 		ASSERT_EQ(0, fit_quantum(_metadata, c, &round_ns));
@@ -544,34 +596,58 @@ TEST_F_TIMEOUT(protect_base, runs, 120)
 		TH_LOG("a round agrees when the median of the runs without a gap >= %.3f ms",
 		       mid / 1e6);
 	}
+	if (variant->flag)
+		TH_LOG("so with PROTECT_ELIGIBLE, in pairs off/on: on <= %.1f x off", NOT_LONGER);
 	TH_LOG("%d agreeing rounds pass, %d others fail", AGREE_TO_PASS, DISAGREE_TO_FAIL);
 
 	while (agree < AGREE_TO_PASS && disagree < DISAGREE_TO_FAIL && round < MAX_PAIRS) {
 		round++;
+		if (variant->flag)
+			ASSERT_EQ(0, sw_feature_set("PROTECT_ELIGIBLE", false));
 		ASSERT_EQ(0, measure(c, round_ns, &rd));
-		log_round(_metadata, c, round, "", &rd);
-		if (variant->short_slice || variant->repick)
-			ok = rd.median_ns < mid || (rd.clean >= MIN_RUNS && rd.clean_ns < mid);
-		else
-			ok = rd.clean >= MIN_RUNS && rd.clean_ns >= mid;
-		if (!rd.invalid && ok) {
+		log_round(_metadata, c, round, variant->flag ? "off" : "", &rd);
+		storms += stormy(rd.storm);
+		ok = base_agrees(below, &rd, mid);
+		invalid = base_invalid(&rd);
+		if (variant->flag) {
+			ASSERT_EQ(0, sw_feature_set("PROTECT_ELIGIBLE", true));
+			ASSERT_EQ(0, measure(c, round_ns, &on));
+			log_round(_metadata, c, round, "on", &on);
+			storms += stormy(on.storm);
+			ok = ok && base_agrees(below, &on, mid) &&
+			     (on.median_ns <= NOT_LONGER * rd.median_ns ||
+			      on.clean_ns <= NOT_LONGER * rd.clean_ns);
+			TH_LOG("  pair %d: median run on/off %.3f (no gap %.3f)", round,
+			       rd.median_ns ? (double)on.median_ns / rd.median_ns : 0,
+			       rd.clean_ns ? (double)on.clean_ns / rd.clean_ns : 0);
+			if (!invalid)
+				invalid = base_invalid(&on);
+		}
+		if (!invalid && ok) {
 			agree++;
-		} else if (rd.invalid || rd.clean < MIN_RUNS ||
-			   (rd.ticks >= 0 && rd.ticks < FAIR_TICKS)) {
+		} else if (invalid) {
 			again++;
-			TH_LOG("  round %d: %s: measured again", round,
-			       rd.invalid ? rd.invalid :
-			       "too few runs without a gap or missed ticks");
+			TH_LOG("  round %d: %s: measured again", round, invalid);
 		} else {
 			disagree++;
 		}
 	}
+	if (variant->flag)
+		ASSERT_EQ(0, sw_feature_set("PROTECT_ELIGIBLE", false));
 	TH_LOG("%d of %d rounds agree with the prediction, %d disagree, %d measured again",
 	       agree, round, disagree, again);
+	TH_LOG("%d round(s) with a timer storm (over 1 interrupt per %.1f ms beyond the ticks)",
+	       storms, STORM_NS / 1e6);
 	SW_MEASURE("rounds_agree", agree, "rounds");
+	SW_MEASURE("storm_rounds", storms, "rounds");
 	SW_MEASURE("median_run", rd.median_ns / 1e6, "ms");
 	SW_MEASURE("median_run_no_gap", rd.clean_ns / 1e6, "ms");
+	if (variant->flag) {
+		SW_MEASURE("median_run_on", on.median_ns / 1e6, "ms");
+		SW_MEASURE("median_run_on_no_gap", on.clean_ns / 1e6, "ms");
+	}
 	EXPECT_EQ(AGREE_TO_PASS, agree);
+	EXPECT_EQ(0, storms);
 }
 
 /*
@@ -983,6 +1059,7 @@ struct pw_round {
 	int waits, lost, elsewhere;
 	int over;		/* waits at or over the midpoint */
 	double ticks;		/* share of the expected ticks the CPU handled, or -1 */
+	double storm;		/* timer interrupts beyond them per STORM_NS, or -1 */
 	const char *invalid;
 };
 
@@ -1005,6 +1082,7 @@ static int pw_measure(struct pw_ctx *c, long long round_ns, long long mid,
 	usleep((c->timeout_ns + c->ran_ns) / 1000);
 	irq1 = sw_timer_irqs(c->hog_cpu);
 	r->ticks = ticks_handled(irq0, irq1, t0, c->tick_ns);
+	r->storm = storm_rate(r->ticks, c->tick_ns);
 	if (sh->err[0])
 		return -1;
 	n = atomic_load(&sh->nr);
@@ -1046,6 +1124,8 @@ static void pw_log_round(struct __test_metadata *_metadata, int pair, const char
 	       r->stalled > PW_MAX_STALLED ? " (stalled)" : "",
 	       r->ticks < 0 ? -1.0 : 100 * r->ticks,
 	       r->invalid ? ": " : "", r->invalid ? r->invalid : "");
+	TH_LOG("    timer interrupts beyond the ticks: %.2f per %.1f ms%s",
+	       r->storm, STORM_NS / 1e6, stormy(r->storm) ? " (a timer storm)" : "");
 }
 
 /*
@@ -1067,7 +1147,7 @@ TEST_F_TIMEOUT(protect_wakeup, waits, 120)
 		[SCHED_IDLE] = "a SCHED_IDLE ",
 	};
 	long long mid = c->keeps ? c->off_ns / 2 : (c->on_ns + c->off_ns) / 2;
-	int pair = 0, agree = 0, disagree = 0, again = 0, elsewhere = 0;
+	int pair = 0, agree = 0, disagree = 0, again = 0, elsewhere = 0, storms = 0;
 	struct pw_round off, on;
 	bool ok;
 
@@ -1096,6 +1176,7 @@ TEST_F_TIMEOUT(protect_wakeup, waits, 120)
 		ASSERT_EQ(0, pw_measure(c, MIN_ROUND_NS, mid, &on)) TH_LOG("%s", c->sh->err);
 		pw_log_round(_metadata, pair, "off", &off);
 		pw_log_round(_metadata, pair, "on", &on);
+		storms += stormy(off.storm) + stormy(on.storm);
 		elsewhere += off.elsewhere + on.elsewhere;
 		ok = off.median_ns >= mid &&
 		     (c->keeps ? on.median_ns >= mid : on.median_ns < mid);
@@ -1115,13 +1196,17 @@ TEST_F_TIMEOUT(protect_wakeup, waits, 120)
 	ASSERT_EQ(0, sw_feature_set("PROTECT_ELIGIBLE", false));
 	TH_LOG("%d of %d pairs agree with the prediction, %d disagree, %d measured again",
 	       agree, pair, disagree, again);
+	TH_LOG("%d of %d rounds with a timer storm (over 1 interrupt per %.1f ms beyond the ticks)",
+	       storms, 2 * pair, STORM_NS / 1e6);
 	SW_MEASURE("pairs_agree", agree, "pairs");
+	SW_MEASURE("storm_rounds", storms, "rounds");
 	SW_MEASURE("median_wait_off", off.median_ns / 1e6, "ms");
 	SW_MEASURE("median_wait_on", on.median_ns / 1e6, "ms");
 	SW_MEASURE("median_held_off", off.held_ns / 1e6, "ms");
 	SW_MEASURE("median_held_on", on.held_ns / 1e6, "ms");
 	EXPECT_EQ(0, elsewhere) TH_LOG("the wakee ran %d times on a CPU not the hog's", elsewhere);
 	EXPECT_EQ(AGREE_TO_PASS, agree);
+	EXPECT_EQ(0, storms);
 }
 
 TEST_HARNESS_MAIN

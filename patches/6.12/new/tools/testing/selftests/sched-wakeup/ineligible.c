@@ -253,6 +253,7 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
 	ASSERT_EQ(0, hogs_pairs(_metadata, c, variant->flag, variant->custom_slice,
 				variant->wakeups, &round_ns, mid, &p));
 	EXPECT_EQ(AGREE_TO_PASS, p.agree);
+	EXPECT_EQ(0, p.storms);
 }
 
 TEST_HARNESS_MAIN
