@@ -18,9 +18,13 @@
 #   scope     (the wakeup hunk also for wakees the base never lets preempt),
 #             2 LLCs x 4: protect_wakeup's SCHED_BATCH, SCHED_IDLE and fork
 #             wakees fail, every other case passes;
-#   min-quantum, hrtick-vprot, hrtick-repick (each of the three fixes of
-#             mainline's protected slice undone), 2 LLCs x 4: the
-#             protect_base case of that fix fails, the other two pass;
+#   min-quantum, hrtick-repick (the fix of mainline's minimum quantum, or
+#             the 7.3.y equivalent of c72945693b90, undone), 2 LLCs x 4:
+#             the protect_base case of that fix fails, the others pass;
+#   flag-hrtick (PROTECT_ELIGIBLE without its hrtick for the end of the
+#             protection), 2 LLCs x 4: protect_base.short_slice_flag fails
+#             (the runs end at the tick, as without the flag), the base's
+#             short_slice and ineligible.protect_hrtick pass;
 #   v2        (PROTECT_ELIGIBLE as posted before 2026-12-07), 2 LLCs x 4:
 #             protect_base's _flag variants of short_slice (the flag pushes
 #             back PREEMPT_SHORT's end) and repick (a timer storm) fail, the
@@ -139,7 +143,7 @@ jobs=$(nproc)
 need_kernel
 out=$BUILD/check-mutants
 rm -rf "$out" && mkdir -p "$out"
-mutants noop inverted quantum wakeup scope min-quantum hrtick-vprot hrtick-repick v2
+mutants noop inverted quantum wakeup scope min-quantum hrtick-repick flag-hrtick v2
 # One install for all the matrices that run side by side: each installing
 # its own removed the files under the other's guest ("cannot open
 # ./kselftest/runner.sh", no results, 2026-12-05).
@@ -169,10 +173,10 @@ check scope llc2x4 ineligible "$(protect_wakeup_want pass fail)
 # Each fix of mainline's protected slice undone: its own case fails.
 check min-quantum llc2x4 ineligible "protect_base.no_parity.runs:fail
 	protect_base.short_slice.runs:pass protect_base.repick.runs:pass"
-check hrtick-vprot llc2x4 ineligible "protect_base.short_slice.runs:fail
-	protect_base.no_parity.runs:pass protect_base.repick.runs:pass"
 check hrtick-repick llc2x4 ineligible "protect_base.repick.runs:fail
 	protect_base.short_slice.runs:pass protect_base.no_parity.runs:pass"
+check flag-hrtick llc2x4 ineligible "protect_base.short_slice_flag.runs:fail
+	protect_base.short_slice.runs:pass ineligible.protect_hrtick.runs:pass"
 check v2 llc2x4 ineligible "protect_base.short_slice_flag.runs:fail
 	protect_base.repick_flag.runs:fail protect_base.no_parity_flag.runs:pass
 	protect_base.short_slice.runs:pass protect_base.repick.runs:pass"

@@ -45,15 +45,19 @@ install_selftests() {
 #             not preempt leaves the protection as it was
 #   scope     PROTECT_ELIGIBLE's wakeup hunk also where the base never
 #             preempts (after the update: label: fork, BATCH, IDLE wakees)
-#   min-quantum   mainline's fix 1 undone: NO_RUN_TO_PARITY with
+#   min-quantum   mainline's fix (patch 1) undone: NO_RUN_TO_PARITY with
 #             PREEMPT_SHORT gives no minimum quantum
-#   hrtick-vprot  fix 2 undone: the hrtick armed for the deadline alone
-#   hrtick-repick fix 3 undone: no hrtick for the current task picked again
-#   v2        PROTECT_ELIGIBLE as posted before 2026-12-07: the hrtick armed
-#             for the later of the protection's end and the quantum, even
-#             over an earlier end the base set and for a point already
-#             passed (a storm of 10 us firings on a repick), and re-armed
-#             on another CPU at a wakeup (an IPI)
+#   hrtick-repick the 7.3.y equivalent of c72945693b90 (patch 2) undone: no
+#             hrtick for the current task picked again
+#   flag-hrtick   PROTECT_ELIGIBLE without its hrtick for the end of the
+#             protection: armed for the deadline alone, as by default
+#   v2        PROTECT_ELIGIBLE as posted before 2026-12-07, on the series
+#             of then: the hrtick armed for the end of the protection
+#             whatever the flag (that series' patch 2), and under the flag
+#             for the later of that end and the quantum, even over an
+#             earlier end the base set and for a point already passed (a
+#             storm of 10 us firings on a repick), and re-armed on another
+#             CPU at a wakeup (an IPI)
 # (root, leaf, slice: the 6.12.y line's flags; quantum, wakeup, scope and
 # the fixes: the mainline's).
 build_mutant() {
@@ -92,17 +96,19 @@ build_mutant() {
 		git -C "$KSRC" diff --quiet -- kernel/sched/fair.c && want=-1 ;;
 	min-quantum)
 		want=1
-		perl -pi -e 's/^\t\t\tif \(!sched_feat\(RUN_TO_PARITY\)\)$/\t\t\tif (false)/' "$f" ;;
-	hrtick-vprot)
+		perl -pi -e 's/^\t\tif \(sched_feat\(PREEMPT_SHORT\) && sched_feat\(RUN_TO_PARITY\)\)$/\t\tif (sched_feat(PREEMPT_SHORT))/' "$f" ;;
+	flag-hrtick)
 		want=1
-		perl -pi -e 's/^\tif \(protect_slice\(se\) && vruntime_cmp\(se->vprot, "<", se->deadline\)\)$/\tif (false)/' "$f" ;;
+		perl -pi -e 's/^\tif \(sched_feat\(PROTECT_ELIGIBLE\) && protect_slice\(se\) &&$/\tif (false \&\& protect_slice(se) \&\&/' "$f" ;;
 	hrtick-repick)
 		want=1
 		perl -pi -e 's/^\tif \(task_current_donor\(rq, p\) && hrtick_enabled_fair\(rq\)\)$/\tif (false)/' "$f" ;;
 	v2)
-		# Two lines removed (the early return for another CPU), one hunk added.
-		want=2
-		perl -0pi -e 's/\t\tvdelta = se->vprot - se->vruntime;\n/\t\tvdelta = se->vprot - se->vruntime;\n\tif (sched_feat(PROTECT_ELIGIBLE) && !se->custom_slice) {\n\t\tu64 q = min_t(u64, normalized_sysctl_sched_base_slice, se->slice);\n\t\tu64 ran = se->sum_exec_runtime - se->prev_sum_exec_runtime;\n\t\tu64 vq = ran >= q ? se->vruntime : se->vruntime + calc_delta_fair(q - ran, se);\n\n\t\tvdelta = min_vruntime(se->deadline, max_vruntime(se->vprot, vq)) - se->vruntime;\n\t}\n/;
+		# The gate of the vprot hrtick (one line), the early return for
+		# another CPU (two) removed; one hunk added.
+		want=3
+		perl -0pi -e 's/\tif \(sched_feat\(PROTECT_ELIGIBLE\) && protect_slice\(se\) &&\n/\tif (protect_slice(se) \&\&\n/;
+			s/\t\tvdelta = se->vprot - se->vruntime;\n/\t\tvdelta = se->vprot - se->vruntime;\n\tif (sched_feat(PROTECT_ELIGIBLE) && !se->custom_slice) {\n\t\tu64 q = min_t(u64, normalized_sysctl_sched_base_slice, se->slice);\n\t\tu64 ran = se->sum_exec_runtime - se->prev_sum_exec_runtime;\n\t\tu64 vq = ran >= q ? se->vruntime : se->vruntime + calc_delta_fair(q - ran, se);\n\n\t\tvdelta = min_vruntime(se->deadline, max_vruntime(se->vprot, vq)) - se->vruntime;\n\t}\n/;
 			s/\tif \(cpu_of\(rq\) != smp_processor_id\(\)\)\n\t\treturn;\n//' "$f" ;;
 	slice)
 		want=2

@@ -552,6 +552,7 @@ static void ctx_teardown(struct ctx *c)
 
 struct round {
 	long long median_ns;
+	long long mean_ns;
 	int runs;
 	long long clean_ns;	/* median of the runs without a gap (hog()) */
 	int clean;		/* those runs */
@@ -752,6 +753,8 @@ static int measure(struct ctx *c, long long round_ns, struct round *r)
 	n = r->runs;
 	qsort(all, n, sizeof(all[0]), cmp_ll);
 	r->median_ns = n ? all[n / 2] : 0;
+	for (i = 0; i < n; i++)
+		r->mean_ns += all[i] / n;
 	if (n < MIN_RUNS)
 		r->invalid = "too few runs to tell";
 	else if (r->hog_ns[0] * 4 < r->hog_ns[1] || r->hog_ns[1] * 4 < r->hog_ns[0])
@@ -772,8 +775,9 @@ static void log_round(struct __test_metadata *_metadata, struct ctx *c,
 	       r->clean_ns / 1e6, r->clean, r->p10_ns / 1e6, r->wakeups, r->late,
 	       r->ticks < 0 ? -1.0 : 100 * r->ticks,
 	       r->invalid ? ": " : "", r->invalid ? r->invalid : "");
-	TH_LOG("    timer interrupts beyond the ticks: %.2f per %.1f ms%s",
-	       r->storm, STORM_NS / 1e6, stormy(r->storm) ? " (a timer storm)" : "");
+	TH_LOG("    mean run %.3f ms; timer interrupts beyond the ticks: %.2f per %.1f ms%s",
+	       r->mean_ns / 1e6, r->storm, STORM_NS / 1e6,
+	       stormy(r->storm) ? " (a timer storm)" : "");
 }
 
 /*

@@ -314,13 +314,24 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
  * short_slice: one hog (B) asked for a short slice Q, the other (A) has the
  * base slice S. With PREEMPT_SHORT a shorter slice queued ends A's
  * protection where A turns ineligible, about Q after its pick (B ran Q
- * since), well before A's deadline; with HRTICK that point is where the
- * run should end. A kernel that arms the hrtick for the deadline alone
- * ends it at the first tick after the crossing, or at the deadline. Q is
- * an odd number of quarter ticks, so that such a kernel, whose runs end
- * on tick boundaries, leaves A's runs half a tick past the crossing:
- * median of A's runs, predicted Q, against min(S, Q + tick / 2); S is
- * raised where it leaves less than that.
+ * since), well before A's deadline. The base arms the hrtick for the
+ * deadline alone (the protection is a wakeup heuristic; the steady state
+ * runs to the deadline or to the tick that finds the protection over):
+ * the first tick after the crossing ends the run. B, with its short
+ * slice, is then picked again until it has caught up, and A's next run
+ * ends at the next tick: A and B share each tick, and A's runs last half
+ * a tick on average (Q is a quarter tick, or three where that is under
+ * 0.1 ms; the runs alternate between two lengths or settle on half a
+ * tick). Mean of A's runs, predicted tick / 2, against S for a kernel
+ * where the crossing does not end the protection; S is raised to a tick
+ * and a half past the crossing where it is less. With PROTECT_ELIGIBLE
+ * (short_slice_flag), which arms the hrtick for the end of the
+ * protection, A's runs end at the crossing: on runs predicted Q (their
+ * median), off runs half a tick (their mean), and a pair agrees when they
+ * lie on either side of the midpoint. There the flag's own quantum is
+ * made longer than a tick past the crossing (base_slice raised,
+ * tunable_scaling written): a flag that applied its quantum over
+ * PREEMPT_SHORT's end would leave the runs at the tick, as without it.
  *
  * no_parity: NO_RUN_TO_PARITY gives a task "a minimum quantum ... to
  * ensure progress" (the comment above set_protect_slice()): the unscaled
@@ -345,15 +356,15 @@ TEST_F_TIMEOUT(ineligible, runs, 120)
  * the pick gives T for any T at S = T / 5).
  *
  * The _flag variants: the same situations with PROTECT_ELIGIBLE off and on
- * in turn, which must change none of them: each round of a pair agrees
- * with the prediction above, and the median run with the flag is at most
- * NOT_LONGER times the one without. The flag ends a run at the crossing,
- * or later only where the crossing comes before its quantum; it must never
- * push back an end the base set earlier (short_slice: PREEMPT_SHORT's, where
- * the quantum is longer than B's slice), and in repick the task picked
- * again, its protection and quantum long passed, must get the hrtick for
- * its deadline, not one every 10 us: the timer storm every round checks
- * for (stormy()).
+ * in turn: each round of a pair agrees with the prediction above, and the
+ * median run with the flag is at most NOT_LONGER times the one without.
+ * The flag ends a run at the crossing, or later only where the crossing
+ * comes before its own quantum; it must never push back an end the base
+ * set earlier (short_slice, with that quantum longer than a tick: the
+ * flag's runs end at PREEMPT_SHORT's crossing, not at the tick), and in
+ * repick the task picked again, its protection and quantum long passed,
+ * must get the hrtick for its deadline, not one every 10 us: the timer
+ * storm every round checks for (stormy()).
  */
 #define REPICK_NICE	-5	/* hog A's nice level in the repick variant */
 #define NOT_LONGER	1.1	/* _flag variants: on run / off run, at most */
@@ -448,18 +459,30 @@ FIXTURE_SETUP(protect_base)
 		/* An odd number of quarter ticks, at least the 0.1 ms minimum. */
 		for (q = c->tick_ns / 4; q < 100000; q += c->tick_ns / 2)
 			;
-		want = 2 * q + c->tick_ns / 2;
+		want = q + 3 * c->tick_ns / 2;
+		if (variant->flag) {
+			why = quantum_factor(&scaling, &factor);
+			if (why)
+				SKIP(return, "%s", why);
+			/* The flag's quantum a tick and a half past the crossing. */
+			if (want < factor * (q + 3 * c->tick_ns / 2))
+				want = (factor * (q + 3 * c->tick_ns / 2) / 100000 + 1) * 100000;
+		}
 		if (c->slice_ns < want) {
-			TH_LOG("base_slice %lld ns leaves A's runs no room past Q + tick / 2:",
-			       c->slice_ns);
-			TH_LOG("raised to %lld ns for the test", want);
+			TH_LOG("base_slice %lld ns raised to %lld ns: the deadline%s a tick and",
+			       c->slice_ns, want, variant->flag ? " and the flag's quantum" : "");
+			TH_LOG("a half past the crossing at least");
 			c->slice_ns = want;
 			ASSERT_EQ(0, sw_sysctl_set(SW_BASE_SLICE, c->slice_ns));
 		}
+		if (variant->flag) {
+			ASSERT_EQ(0, sw_sysctl_set(SW_SCALING, scaling));
+			c->quantum_ns = c->slice_ns / factor;
+		}
 		c->custom_b_ns = q;
 		c->judged = HOG_A + 1;
-		c->on_ns = q;
-		c->off_ns = q + c->tick_ns / 2 < c->slice_ns ? q + c->tick_ns / 2 : c->slice_ns;
+		c->on_ns = c->tick_ns / 2;
+		c->off_ns = c->slice_ns;
 	} else {
 		why = quantum_factor(&scaling, &factor);
 		if (why)
@@ -533,10 +556,13 @@ static int fit_quantum(struct __test_metadata *_metadata, struct ctx *c, long lo
 
 /*
  * A round of protect_base on the predicted side of the midpoint @mid:
- * below it (@below: short_slice, repick) or at or above it (no_parity).
+ * below it (@below: short_slice, by the mean of the runs, and repick) or
+ * at or above it (no_parity).
  */
-static bool base_agrees(bool below, const struct round *rd, long long mid)
+static bool base_agrees(bool below, bool mean, const struct round *rd, long long mid)
 {
+	if (mean)
+		return rd->mean_ns < mid;
 	if (below)
 		return rd->median_ns < mid || (rd->clean >= MIN_RUNS && rd->clean_ns < mid);
 	return rd->clean >= MIN_RUNS && rd->clean_ns >= mid;
@@ -566,6 +592,8 @@ TEST_F_TIMEOUT(protect_base, runs, 120)
 	long long mid, round_ns = round_length(c);
 	int round = 0, agree = 0, disagree = 0, again = 0, storms = 0;
 	bool below = variant->short_slice || variant->repick;
+	/* short_slice_flag: the flag's crossing against the base's half tick. */
+	long long flag_mid = (c->custom_b_ns + c->tick_ns / 2) / 2;
 	const char *invalid;
 	bool ok;
 	struct round rd, on;
@@ -583,11 +611,18 @@ TEST_F_TIMEOUT(protect_base, runs, 120)
 		       c->off_ns / 1e6);
 		TH_LOG("a round agrees when the median of B's runs < %.3f ms", mid / 1e6);
 	} else if (variant->short_slice) {
-		TH_LOG("B asked for %.3f ms; A's runs, predicted %.3f ms (the crossing, the",
+		TH_LOG("B asked for %.3f ms; A's runs, predicted %.3f ms on average (to the",
 		       c->custom_b_ns / 1e6, c->on_ns / 1e6);
-		TH_LOG("hrtick armed there); %.3f ms if it is armed for the deadline alone;",
+		TH_LOG("tick after the crossing, B catching up between); %.3f ms (the deadline)",
 		       c->off_ns / 1e6);
-		TH_LOG("a round agrees when their median < %.3f ms", mid / 1e6);
+		TH_LOG("if the crossing does not end the protection; a round agrees when their");
+		TH_LOG("mean < %.3f ms", mid / 1e6);
+		if (variant->flag) {
+			TH_LOG("with PROTECT_ELIGIBLE (its quantum %.3f ms) %.3f ms, the crossing:",
+			       c->quantum_ns / 1e6, c->custom_b_ns / 1e6);
+			TH_LOG("a pair agrees when the on run's median < %.3f ms <= the off run's mean",
+			       flag_mid / 1e6);
+		}
 	} else {
 		TH_LOG("NO_RUN_TO_PARITY, the quantum %.3f ms, a wakeup every %.3f ms;",
 		       c->quantum_ns / 1e6, c->period_ns / 1e6);
@@ -607,16 +642,18 @@ TEST_F_TIMEOUT(protect_base, runs, 120)
 		ASSERT_EQ(0, measure(c, round_ns, &rd));
 		log_round(_metadata, c, round, variant->flag ? "off" : "", &rd);
 		storms += stormy(rd.storm);
-		ok = base_agrees(below, &rd, mid);
+		ok = base_agrees(below, variant->short_slice, &rd, mid);
 		invalid = base_invalid(&rd);
 		if (variant->flag) {
 			ASSERT_EQ(0, sw_feature_set("PROTECT_ELIGIBLE", true));
 			ASSERT_EQ(0, measure(c, round_ns, &on));
 			log_round(_metadata, c, round, "on", &on);
 			storms += stormy(on.storm);
-			ok = ok && base_agrees(below, &on, mid) &&
+			ok = ok && base_agrees(below, variant->short_slice, &on, mid) &&
 			     (on.median_ns <= NOT_LONGER * rd.median_ns ||
 			      on.clean_ns <= NOT_LONGER * rd.clean_ns);
+			if (variant->short_slice)
+				ok = ok && rd.mean_ns >= flag_mid && on.median_ns < flag_mid;
 			TH_LOG("  pair %d: median run on/off %.3f (no gap %.3f)", round,
 			       rd.median_ns ? (double)on.median_ns / rd.median_ns : 0,
 			       rd.clean_ns ? (double)on.clean_ns / rd.clean_ns : 0);
@@ -641,6 +678,7 @@ TEST_F_TIMEOUT(protect_base, runs, 120)
 	SW_MEASURE("rounds_agree", agree, "rounds");
 	SW_MEASURE("storm_rounds", storms, "rounds");
 	SW_MEASURE("median_run", rd.median_ns / 1e6, "ms");
+	SW_MEASURE("mean_run", rd.mean_ns / 1e6, "ms");
 	SW_MEASURE("median_run_no_gap", rd.clean_ns / 1e6, "ms");
 	if (variant->flag) {
 		SW_MEASURE("median_run_on", on.median_ns / 1e6, "ms");
