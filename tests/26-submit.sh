@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # make submit: refused in one line without a poster identity and under the
 # project's role address; with one, for each kernel line, the feature series
-# re-applied on the base without the stable fixes (the 6.12.y line has one),
-# under the poster's From: and Signed-off-by: only, To/Cc filled in, and each
-# stable fix as a posting of its own. The mails are an RFC ([RFC PATCH
-# i/N], replies to the cover letter), carry the threads' people of the cover
-# letter's Cc: on every patch, and --base-commit ends the cover letter with
-# base-commit: (a tag instead of an id is refused in one line).
+# re-applied on the base without the postings apart, under the poster's
+# From: and Signed-off-by: only, To/Cc filled in: on the mainline line the
+# fixes (Fixes: trailer) as a [PATCH] posting of their own, on the 6.12.y
+# line each stable fix as one; a commit marked "[ X.Y.y only ... ]" is in
+# none. The feature mails are an RFC ([RFC PATCH i/N], replies to the cover
+# letter, whose text is at most 80 lines), carry the threads' people of the
+# cover letter's Cc: on every patch, and --base-commit ends the cover letter
+# with base-commit: (a tag instead of an id is refused in one line).
 # check: uses tree
 . "$(dirname "$0")/lib.sh"
 [ -d "$KSRC/.git" ] || fail "no tree (the tree test failed)"
@@ -42,17 +44,44 @@ export SW_BASE=$line
 rm -rf "$TMP/out"
 out=$(HOME=$home GIT_CONFIG_NOSYSTEM=1 "$SCRIPTS/submit" --out "$TMP/out" --base-commit $base 2>&1) ||
 	fail "$line: submit failed: $out"
-nstable=$(git -C "$KSRC" log --format=%B "$BASE_TAG..HEAD" | grep -ci '^Cc: *stable@vger\.kernel\.org')
+# What each commit is: kept on the line (not posted), a fix, a stable fix.
+nkept=0 nfix=0 nstable=0
+for c in $(git -C "$KSRC" rev-list "$BASE_TAG..HEAD"); do
+	msg=$(git -C "$KSRC" log -1 --format=%B "$c")
+	if grep -qE '^\[ [0-9]+\.[0-9]+\.y only' <<<"$msg"; then
+		nkept=$((nkept + 1))
+	elif [ "$line" = "$SW_MAINLINE" ] && grep -q '^Fixes: ' <<<"$msg"; then
+		nfix=$((nfix + 1))
+	elif [ "$line" != "$SW_MAINLINE" ] && grep -qi '^Cc: *stable@vger\.kernel\.org' <<<"$msg"; then
+		nstable=$((nstable + 1))
+	fi
+done
 nall=$(git -C "$KSRC" rev-list --count "$BASE_TAG..HEAD")
 mapfile -t feat < <(find "$TMP/out" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-*' | sort)
 nfeat=${#feat[@]}
 mapfile -t stab < <(find "$TMP/out/stable" -name '*.patch' | sort)
 ns=${#stab[@]}
+mapfile -t fixp < <(find "$TMP/out/fixes" -name '*.patch' | sort)
+nf=${#fixp[@]}
 [ "$ns" = "$nstable" ] || fail "$ns stable posting(s) for $nstable stable fix(es)"
-[ "$nfeat" = $((nall - nstable)) ] || fail "$nfeat feature patches for $((nall - nstable)) feature commits"
+[ "$nf" = "$nfix" ] || fail "$nf fix patch(es) for $nfix fix(es)"
+[ "$nfeat" = $((nall - nstable - nfix - nkept)) ] ||
+	fail "$nfeat feature patches for $((nall - nstable - nfix - nkept)) feature commits"
+for p in "${fixp[@]}"; do
+	grep -qE "^Subject: \[PATCH( [0-9]+/[0-9]+)?\] " "$p" || fail "$(basename "$p"): not a [PATCH] posting"
+	grep -q "^Fixes: " "$p" || fail "$(basename "$p"): no Fixes: in a fix"
+	! grep -qE '^\[ [0-9]+\.[0-9]+\.y only' "$p" || fail "$(basename "$p"): a line-only commit posted"
+done
+for p in "${feat[@]}"; do
+	! grep -qE '^\[ [0-9]+\.[0-9]+\.y only' "$p" || fail "$(basename "$p"): a line-only commit posted"
+done
+# The cover letter's text (before the shortlog): at most 80 lines.
+ntext=$(sed -n '/^$/,$p' "$TMP/out/0000-cover-letter.patch" | sed '/^.* ([0-9]*):$/,$d' | grep -c '')
+[ "$ntext" -le 80 ] || fail "the cover letter's text is $ntext lines, over 80"
+echo "$line: $nf fix posting(s), $nkept commit(s) kept on the line, a cover letter of $ntext lines"
 [ -f "$TMP/out/0000-cover-letter.patch" ] || fail "no cover letter"
 ! grep -q "SUBJECT HERE\|BLURB HERE" "$TMP/out/0000-cover-letter.patch" || fail "cover letter placeholders left"
-for p in "$TMP"/out/*.patch "${stab[@]}"; do
+for p in "$TMP"/out/*.patch "${stab[@]}" "${fixp[@]}"; do
 	! grep -q "a-seed-f82ce5fe" "$p" || fail "$(basename "$p") still carries the project's address"
 	grep -q "^From: Jane Poster <jane@example.org>" "$p" || fail "$(basename "$p"): From: is not the poster"
 	grep -q "^To: " "$p" || fail "$(basename "$p"): no To:"
@@ -98,6 +127,6 @@ for p in "${feat[@]}"; do
 		fail "$(basename "$p") does not apply on $BASE_TAG after the ones before it: $(head -n 1 "$TMP/apply.log")"
 done
 unset GIT_INDEX_FILE
-echo "$line: $nfeat feature patches + cover letter, $ns stable posting(s); all From/Signed-off-by Jane Poster; the series applies on the base alone"
+echo "$line: $nfeat feature patches + cover letter, $nf fix(es), $ns stable posting(s); all From/Signed-off-by Jane Poster; the series applies on the base alone"
 ) || exit 1
 done
