@@ -11,7 +11,7 @@ ifdef BASE
 export SW_BASE := $(BASE)
 endif
 
-.PHONY: help deps tree export submit robot deb deb-boot hw kernel run matrix invariants bench bench-native seeds torture upstream-selftests lava check check-full clean
+.PHONY: help deps have-deps tree export submit robot deb deb-boot hw kernel run matrix invariants bench bench-native seeds torture upstream-selftests lava check check-full clean
 
 help:
 	@echo "BASE=7.3     the mainline line (default), BASE=6.12 the 6.12.y backport line:"
@@ -68,23 +68,68 @@ help:
 	@echo "             writes the jobs for a lab (artifacts served under URL); build/lava/latest/"
 	@echo "make clean   remove build/ (refuses while a line's tree holds un-exported work)"
 
+# Bad input is refused before any work, in one line: each target's
+# variables go to its script's --check while the Makefile is read, and a
+# refusal stops make there (exit 2). Only then come the packages (make run
+# installs the missing ones, the other targets name them and point to make
+# deps), the tree, the kernel and the guests.
+# check_args GOAL,COMMAND: COMMAND's refusal, when GOAL is asked for.
+check_args = $(if $(filter $(1),$(MAKECMDGOALS)),$(eval _e := $(shell $(2) 2>&1 >/dev/null))$(if $(_e),$(error $(_e))))
+
+ifneq ($(filter-out 0 1,$(DEBUG)),)
+$(error DEBUG takes 1 (the debug kernel) or 0, not '$(DEBUG)')
+endif
+ifneq ($(filter-out 0 1,$(QUICK) $(HW_BENCH)),)
+$(error QUICK and HW_BENCH take 1 or 0, not '$(QUICK)$(HW_BENCH)')
+endif
+
+MATRIX_ARGS := $(if $(CELLS),--cells "$(CELLS)") $(if $(REPEAT),--repeat $(REPEAT))
+ROBOT_ARGS := $(if $(CELLS),--cells "$(CELLS)")
+BENCH_ARGS := $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
+	$(if $(DURATION),--duration $(DURATION)) $(if $(CONFIGS),--configs $(CONFIGS))
+DEB_ARGS := $(if $(CONFIG),--config $(CONFIG)) $(if $(FLAVOUR),--flavour $(FLAVOUR)) \
+	$(if $(BASECONFIG),--baseconfig $(BASECONFIG))
+DEBBOOT_ARGS := $(if $(CONFIG),--config $(CONFIG)) $(if $(TOPOLOGY),--topology "$(TOPOLOGY)")
+SEEDS_ARGS := $(if $(SEEDS),--seeds "$(SEEDS)")
+TORTURE_ARGS := $(if $(DURATION),--duration $(DURATION)) $(if $(SEED),--seed $(SEED))
+LAVA_ARGS := $(if $(JOBS),--jobs $(JOBS)) $(if $(WORKLOADS),--workloads $(WORKLOADS)) \
+	$(if $(ITERATIONS),--iterations $(ITERATIONS)) $(if $(DURATION),--duration $(DURATION)) \
+	$(if $(LAVA_URL),--url $(LAVA_URL))
+SUBMIT_ARGS := $(if $(BASE_COMMIT),--base-commit $(BASE_COMMIT))
+INV_ARGS := $(if $(filter 1,$(QUICK)),--quick)
+RUN_ARGS := $(if $(KSRC),--ksrc "$(KSRC)")
+
+$(call check_args,matrix,$(SCRIPTS)/matrix --check $(MATRIX_ARGS))
+$(call check_args,robot,$(SCRIPTS)/robot --check $(ROBOT_ARGS))
+$(call check_args,bench,$(SCRIPTS)/bench --check $(BENCH_ARGS))
+$(call check_args,bench-native,$(SCRIPTS)/bench --check --native $(BENCH_ARGS))
+$(call check_args,deb,$(SCRIPTS)/deb --check $(DEB_ARGS))
+$(call check_args,deb-boot,$(SCRIPTS)/deb-boot --check $(DEBBOOT_ARGS))
+$(call check_args,seeds,$(SCRIPTS)/seeds --check $(SEEDS_ARGS))
+$(call check_args,torture,$(SCRIPTS)/torture --check $(TORTURE_ARGS))
+$(call check_args,lava,$(SCRIPTS)/lava --check $(LAVA_ARGS))
+$(call check_args,submit,$(SCRIPTS)/submit --check $(SUBMIT_ARGS))
+$(call check_args,invariants,$(SCRIPTS)/invariants --check $(INV_ARGS))
+$(call check_args,run,$(SCRIPTS)/run --check $(RUN_ARGS))
+
 deps:
 	@$(SCRIPTS)/deps
 
-tree: deps
+# have-deps: the packages are there, or a one-line pointer to make deps.
+have-deps:
+	@$(SCRIPTS)/deps --check
+
+tree: have-deps
 	@$(SCRIPTS)/tree
 
 export:
 	@$(SCRIPTS)/export
 
 submit: tree
-	@$(SCRIPTS)/submit $(if $(BASE_COMMIT),--base-commit $(BASE_COMMIT))
+	@$(SCRIPTS)/submit $(SUBMIT_ARGS)
 
 robot: tree
-	@$(SCRIPTS)/robot $(if $(CELLS),--cells "$(CELLS)")
-
-BENCH_ARGS := $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
-	$(if $(DURATION),--duration $(DURATION)) $(if $(CONFIGS),--configs $(CONFIGS))
+	@$(SCRIPTS)/robot $(ROBOT_ARGS)
 
 kernel: tree
 	@$(SCRIPTS)/build $(if $(filter 1,$(DEBUG)),--debug)
@@ -93,11 +138,10 @@ bench: kernel
 	@$(SCRIPTS)/bench $(BENCH_ARGS)
 
 deb: tree
-	@$(SCRIPTS)/deb $(if $(CONFIG),--config $(CONFIG)) $(if $(FLAVOUR),--flavour $(FLAVOUR)) \
-		$(if $(BASECONFIG),--baseconfig $(BASECONFIG))
+	@$(SCRIPTS)/deb $(DEB_ARGS)
 
 deb-boot: tree
-	@$(SCRIPTS)/deb-boot $(if $(CONFIG),--config $(CONFIG)) $(if $(TOPOLOGY),--topology "$(TOPOLOGY)")
+	@$(SCRIPTS)/deb-boot $(DEBBOOT_ARGS)
 
 hw:
 	@$(SCRIPTS)/hw $(if $(filter 1,$(HW_BENCH)),--bench)
@@ -106,40 +150,38 @@ bench-native:
 	@$(SCRIPTS)/bench --native $(BENCH_ARGS)
 
 seeds: kernel
-	@$(SCRIPTS)/seeds $(if $(SEEDS),--seeds "$(SEEDS)")
+	@$(SCRIPTS)/seeds $(SEEDS_ARGS)
 
 torture: tree
 	@$(SCRIPTS)/build --debug
-	@$(SCRIPTS)/torture $(if $(DURATION),--duration $(DURATION)) $(if $(SEED),--seed $(SEED))
+	@$(SCRIPTS)/torture $(TORTURE_ARGS)
 
 upstream-selftests: tree
 	@$(SCRIPTS)/upstream-selftests
 
 # The artifacts first (each step says what it reuses), then the jobs.
-LAVA_ARGS := $(if $(JOBS),--jobs $(JOBS)) $(if $(WORKLOADS),--workloads $(WORKLOADS)) \
-	$(if $(ITERATIONS),--iterations $(ITERATIONS)) $(if $(DURATION),--duration $(DURATION)) \
-	$(if $(LAVA_URL),--url $(LAVA_URL))
 lava: kernel
 	@$(SCRIPTS)/install-selftests --tar
 	@$(SCRIPTS)/debroot --ramdisk build/lava/rootfs.cpio.gz
 	@$(SCRIPTS)/lava $(LAVA_ARGS)
 
-run: kernel
-	@$(SCRIPTS)/run
+# make run sets everything up: the packages it lacks, the tree, the kernel
+# (or, with KSRC=DIR, that tree's kernel with the guest configuration).
+run:
+	@$(SCRIPTS)/deps
+	@$(if $(KSRC),,$(MAKE) --no-print-directory kernel)
+	@$(SCRIPTS)/run $(RUN_ARGS)
 
-INV_ARGS := $(if $(filter 1,$(QUICK)),--quick)
-invariants:
-	@$(SCRIPTS)/invariants --check $(INV_ARGS)
-	@$(MAKE) -s tree
+invariants: tree
 	@$(SCRIPTS)/invariants $(INV_ARGS)
 
 matrix: tree
-	@$(SCRIPTS)/matrix $(if $(CELLS),--cells "$(CELLS)") $(if $(REPEAT),--repeat $(REPEAT))
+	@$(SCRIPTS)/matrix $(MATRIX_ARGS)
 
-check: deps
+check: have-deps
 	@$(SCRIPTS)/check
 
-check-full: deps
+check-full: have-deps
 	@$(SCRIPTS)/check --full
 
 clean:

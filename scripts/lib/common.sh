@@ -109,6 +109,20 @@ sw_git() {
 		-c core.autocrlf=false -c advice.detachedHead=false "$@"
 }
 
+# feature_known TOKEN: a sched feature of the line's kernel, with or
+# without NO_: from the tree's features.h where there is a tree, else from
+# patches/LINE/sched-features, which scripts/export writes from it (so that
+# a name is checked on a fresh clone too, before any tree or build).
+feature_known() {
+	local name=${1#NO_} fh=$KSRC/kernel/sched/features.h
+	[[ $name =~ ^[A-Z][A-Z0-9_]*$ ]] || return 1
+	if [ -r "$fh" ]; then
+		grep -q "^SCHED_FEAT($name," "$fh"
+	else
+		grep -qx "$name" "$PATCHES/sched-features" 2>/dev/null
+	fi
+}
+
 # build_tools NAME...: compile scripts/src/NAME.c into $BUILD/bin/NAME when
 # the binary is missing or older than its source; one set of flags for all.
 build_tools() {

@@ -12,7 +12,8 @@
 # build/, or SW_BUILD where a test gives one.
 SW_MAINLINE=7.3
 SW_LINES="7.3 6.12"
-SW_BASE=${SW_BASE:-$SW_MAINLINE}
+# BASE= works for the scripts as for make (make exports it as SW_BASE).
+SW_BASE=${SW_BASE:-${BASE:-$SW_MAINLINE}}
 case " $SW_LINES " in
 *" $SW_BASE "*) ;;
 *) printf '%s: error: no kernel line %s (BASE= takes one of: %s)\n' "$PROG" "'$SW_BASE'" "$SW_LINES" >&2
