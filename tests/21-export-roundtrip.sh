@@ -13,7 +13,7 @@ for line in $SW_LINES; do
 		[ -d "$KSRC/.git" ] || fail "no $line tree (the tree test failed)"
 		out=$TMP/out-$line
 		mkdir -p "$out/patches/$line"
-		[ -f "$PATCHES/0000-cover-letter.patch" ] && cp "$PATCHES/0000-cover-letter.patch" "$out/patches/$line/"
+		[ -f "$PATCHES/cover-letter" ] && cp "$PATCHES/cover-letter" "$out/patches/$line/"
 		"$SCRIPTS/export" --dest "$out" >/dev/null || fail "scripts/export failed for $line"
 		diff -ru "$PATCHES" "$out/patches/$line" || fail "exported $line patches differ from ${PATCHES#"$TOP"/}"
 		. "$TOP/scripts/lib/series.sh"

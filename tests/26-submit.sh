@@ -6,7 +6,7 @@
 # fixes (Fixes: trailer) as a [PATCH] posting of their own, on the 6.12.y
 # line each stable fix as one; a commit marked "[ X.Y.y only ... ]" is in
 # none. The feature mails are an RFC ([RFC PATCH i/N], replies to the cover
-# letter, whose text is at most 80 lines), carry the threads' people of the
+# letter, whose text is at most 80 lines on the mainline line), carry the threads' people of the
 # cover letter's Cc: on every patch, and --base-commit ends the cover letter
 # with base-commit: (a tag instead of an id is refused in one line).
 # check: uses tree
@@ -75,9 +75,11 @@ done
 for p in "${feat[@]}"; do
 	! grep -qE '^\[ [0-9]+\.[0-9]+\.y only' "$p" || fail "$(basename "$p"): a line-only commit posted"
 done
-# The cover letter's text (before the shortlog): at most 80 lines.
+# The mainline RFC's cover letter text (before the shortlog): at most 80
+# lines.
 ntext=$(sed -n '/^$/,$p' "$TMP/out/0000-cover-letter.patch" | sed '/^.* ([0-9]*):$/,$d' | grep -c '')
-[ "$ntext" -le 80 ] || fail "the cover letter's text is $ntext lines, over 80"
+[ "$line" != "$SW_MAINLINE" ] || [ "$ntext" -le 80 ] ||
+	fail "the cover letter's text is $ntext lines, over 80"
 echo "$line: $nf fix posting(s), $nkept commit(s) kept on the line, a cover letter of $ntext lines"
 [ -f "$TMP/out/0000-cover-letter.patch" ] || fail "no cover letter"
 ! grep -q "SUBJECT HERE\|BLURB HERE" "$TMP/out/0000-cover-letter.patch" || fail "cover letter placeholders left"
@@ -102,7 +104,7 @@ num() { printf '%0*d' ${#nfeat} "$1"; }
 grep -q "^Subject: \[RFC PATCH $(num 0)/$nfeat\] " "$cover" || fail "cover letter: not [RFC PATCH $(num 0)/$nfeat]"
 msgid=$(hdr "$cover" | sed -n 's/^Message-Id: //p')
 [ -n "$msgid" ] || fail "cover letter: no Message-Id"
-mapfile -t people < <(cover_cc "$PATCHES/0000-cover-letter.patch")
+mapfile -t people < <(cover_cc "$PATCHES/cover-letter")
 i=0
 for p in "${feat[@]}"; do
 	i=$((i + 1))

@@ -109,6 +109,10 @@ sw_git() {
 		-c core.autocrlf=false -c advice.detachedHead=false "$@"
 }
 
+# The LLVM toolchain of the clang builds (scripts/build --llvm, the robot's
+# llvm cells): Debian 12's clang-19, as the kernel's LLVM=-19 names it.
+LLVM_SUFFIX=${SW_LLVM_SUFFIX:--19}
+
 # feature_known TOKEN: a sched feature of the line's kernel, with or
 # without NO_: from the tree's features.h where there is a tree, else from
 # patches/LINE/sched-features, which scripts/export writes from it (so that

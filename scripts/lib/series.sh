@@ -5,7 +5,9 @@
 # Format: one patch per line, in the order 'git am' applies them, optionally
 # followed by the new files (or new directories) that the same commit adds.
 # Those are kept as real files at their kernel path in this repository,
-# shared by every line, and are left out of the exported patch. A line that
+# shared by every line, and are also in the exported patch (so that 'git am'
+# gives the whole series); the copy here is the one edited, and
+# scripts/tree folds it in over the patch's. A line that
 # needs its own copy of such a file keeps it at the same path under
 # patches/LINE/new/ (its PATCHES/new): there it replaces the shared copy,
 # for that line only. '#' starts a comment; '# base: X.Y.Z (PKG
@@ -90,7 +92,7 @@ inputs_id() {
 
 # cover_fill SRC FILE: fill the subject and blurb placeholders of the
 # cover letter FILE that git format-patch wrote with the subject and text of
-# the cover letter SRC (patches/0000-cover-letter.patch); with cover_date
+# the cover letter SRC (patches/LINE/cover-letter); with cover_date
 # and cover_author set in the environment, its Date: and From: lines too,
 # and with cover_keep_cc=1 SRC's Cc: header (the people of the threads the
 # series answers, which get_maintainer.pl cannot know).

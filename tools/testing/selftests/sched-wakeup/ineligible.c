@@ -620,7 +620,7 @@ TEST_F_TIMEOUT(protect_base, runs, 120)
 		if (variant->flag) {
 			TH_LOG("with PROTECT_ELIGIBLE (its quantum %.3f ms) %.3f ms, the crossing:",
 			       c->quantum_ns / 1e6, c->custom_b_ns / 1e6);
-			TH_LOG("a pair agrees when the on run's median < %.3f ms <= the off run's mean",
+			TH_LOG("a pair agrees when the on median < %.3f ms <= the off mean",
 			       flag_mid / 1e6);
 		}
 	} else {
