@@ -88,7 +88,7 @@ build_mutant() {
 		perl -pi -e 's/^\tu64 quantum = min_t\(u64, normalized_sysctl_sched_base_slice, se->slice\);/\tu64 quantum = 0;/' "$f" ;;
 	wakeup)
 		want=1
-		perl -0pi -e 's/\tif \(sched_feat\(PROTECT_ELIGIBLE\)\)\n\t\tprotect_eligible_wakeup\(/\tif (false)\n\t\tprotect_eligible_wakeup(/' "$f" ;;
+		perl -0pi -e 's/\tif \(sched_feat\(PROTECT_ELIGIBLE\)\) \{\n\t\tprotect_eligible_wakeup\(/\tif (false) {\n\t\tprotect_eligible_wakeup(/' "$f" ;;
 	scope)
 		# Lines added, none removed: the count is of 0 removals.
 		want=0
