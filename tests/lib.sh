@@ -105,11 +105,13 @@ build_mutant() {
 		perl -pi -e 's/^\tif \(task_current_donor\(rq, p\) && hrtick_enabled_fair\(rq\)\)$/\tif (false)/' "$f" ;;
 	v2)
 		# The gate of the vprot hrtick (one line), the early return for
-		# another CPU (two) removed; one hunk added.
-		want=3
+		# another CPU (two) and the test for an end reached (two)
+		# removed; one hunk added, and the hrtick re-armed at a wakeup.
+		want=5
 		perl -0pi -e 's/\tif \(sched_feat\(PROTECT_ELIGIBLE\) && protect_slice\(se\) &&\n/\tif (protect_slice(se) \&\&\n/;
 			s/\t\tvdelta = se->vprot - se->vruntime;\n/\t\tvdelta = se->vprot - se->vruntime;\n\tif (sched_feat(PROTECT_ELIGIBLE) && !se->custom_slice) {\n\t\tu64 q = min_t(u64, normalized_sysctl_sched_base_slice, se->slice);\n\t\tu64 ran = se->sum_exec_runtime - se->prev_sum_exec_runtime;\n\t\tu64 vq = ran >= q ? se->vruntime : se->vruntime + calc_delta_fair(q - ran, se);\n\n\t\tvdelta = min_vruntime(se->deadline, max_vruntime(se->vprot, vq)) - se->vruntime;\n\t}\n/;
-			s/\tif \(cpu_of\(rq\) != smp_processor_id\(\)\)\n\t\treturn;\n//' "$f" ;;
+			s/\tif \(cpu_of\(rq\) != smp_processor_id\(\)\)\n\t\treturn;\n//;
+			s/\tif \(!vruntime_cmp\(se->vruntime \+ calc_delta_fair\(PROTECT_WAKEUP_NEAR_NS, se\),\n\t\t\t  "<", se->vprot\)\)\n\t\tresched_curr_lazy\(rq\);\n/\tif (!protect_slice(se))\n\t\tresched_curr_lazy(rq);\n\telse if (hrtick_enabled_fair(rq))\n\t\thrtick_start_fair(rq, task_of(se));\n/' "$f" ;;
 	slice)
 		want=2
 		perl -0pi -e 's/\tif \(task_se->custom_slice && task_se->slice > sysctl_sched_base_slice\)\n\t\treturn false;\n//' "$f" ;;

@@ -697,8 +697,8 @@ TEST_F_TIMEOUT(protect_base, runs, 120)
  * the flag the wakee waits for the hog's deadline: the hrtick armed there,
  * or the first tick after it. With the flag the wakeup ends the protection
  * where the hog turns ineligible, which is at once when the hog has run
- * its quantum: the wakee runs after the hrtick's 10 us minimum, or at the
- * next tick without HRTICK.
+ * its quantum: the hog is rescheduled at the wakeup, with HRTICK or
+ * without.
  *
  * Every cycle builds that situation anew. The hog sleeps a moment, alone,
  * so it is picked again with lag zero and a fresh protection; it runs
@@ -713,11 +713,11 @@ TEST_F_TIMEOUT(protect_base, runs, 120)
  * a switch or two more than the kernel's decision, tens of microseconds
  * on hardware, up to 0.6 ms (median of a round) on emulated CPUs.
  * So the two predictions must lie PW_MIN_GAP_NS apart. Without HRTICK
- * both waits end at a tick; the hog's sleep is lengthened by a random part
- * of a tick, so that the wakeups fall at every phase of it, and the
- * predictions must lie a tick more apart, so that neither wait crosses
- * the midpoint wherever in the tick it falls. The test raises base_slice
- * where the default leaves less.
+ * the wait without the flag ends at a tick; the hog's sleep is lengthened
+ * by a random part of a tick, so that the wakeups fall at every phase of
+ * it, and the predictions must lie a tick more apart, so that the
+ * flag-off wait does not cross the midpoint wherever in the tick it falls.
+ * The test raises base_slice where the default leaves less.
  *
  * The hog looks at the clock until the wakee has run; the longest time it
  * did not is taken for the wakee's run, and what the hog ran from its
@@ -1004,11 +1004,9 @@ static const char *pw_predict(struct __test_metadata *_metadata, struct pw_ctx *
 	c->ran_ns = c->quantum_ns * 9 / 8;
 	c->off_ns = c->slice_ns - c->ran_ns;
 	c->on_ns = 0;
-	if (!c->hrtick) {
-		/* Both waits end at a tick: on average half a tick later. */
+	/* Without HRTICK the flag-off wait ends at a tick: half a tick later. */
+	if (!c->hrtick)
 		c->off_ns += c->tick_ns / 2;
-		c->on_ns = c->tick_ns / 2;
-	}
 	if (custom) {
 		/* The hog keeps its protection: to its own, longer deadline. */
 		c->custom_ns = 2 * c->slice_ns;
