@@ -696,9 +696,14 @@ TEST_F_TIMEOUT(protect_base, runs, 120)
  * vruntime, so the hog stays eligible and pick_eevdf() keeps it. Without
  * the flag the wakee waits for the hog's deadline: the hrtick armed there,
  * or the first tick after it. With the flag the wakeup ends the protection
- * where the hog turns ineligible, which is at once when the hog has run
- * its quantum: the hog is rescheduled at the wakeup, with HRTICK or
- * without.
+ * where the hog turns ineligible, which, the hog having run its quantum,
+ * is less than 10 us ahead: the wakeup reschedules the hog at once. Under
+ * lazy preemption the schedule finds the hog past that point and runs the
+ * wakee, with HRTICK or without. Under any other model the reschedule
+ * skips the clock update, the pick keeps the hog, and the hrtick armed at
+ * that pick ends its run 10 us later -- without HRTICK, the next tick.
+ * The model is read from debugfs ("preempt"); where that file is missing
+ * it is taken as not lazy, the later prediction.
  *
  * Every cycle builds that situation anew. The hog sleeps a moment, alone,
  * so it is picked again with lag zero and a fresh protection; it runs
@@ -753,6 +758,7 @@ TEST_F_TIMEOUT(protect_base, runs, 120)
 #define PW_MAX_SLICE_NS	50000000LL	/* longest base_slice the test sets */
 #define PW_STALL_NS	50000LL		/* a gap in the hog's looks: time lost */
 #define PW_MAX_STALLED	0.25		/* share of it that marks a stalled round */
+#define PW_PREEMPT	"/sys/kernel/debug/sched/preempt"
 
 struct pw_shm {
 	atomic_int stop;
@@ -784,6 +790,7 @@ struct pw_ctx {
 	bool fork_wakee;		/* each wakee a new child of the hog */
 	bool keeps;			/* the hog keeps its protection with the flag */
 	bool hrtick;
+	bool lazy;			/* lazy preemption, read from debugfs */
 };
 
 FIXTURE(protect_wakeup) {
@@ -974,6 +981,20 @@ static int pw_spawn(struct pw_ctx *c, enum layout how, enum role r)
  * more than that before each wakeup. Returns NULL, or why the situation
  * cannot be built here.
  */
+/* Whether debugfs says the preemption model is lazy; false where unknown. */
+static bool preempt_lazy(void)
+{
+	char line[128] = "";
+	FILE *f = fopen(PW_PREEMPT, "r");
+
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	return strstr(line, "(lazy)");
+}
+
 static const char *pw_predict(struct __test_metadata *_metadata, struct pw_ctx *c,
 			      bool custom)
 {
@@ -1004,9 +1025,15 @@ static const char *pw_predict(struct __test_metadata *_metadata, struct pw_ctx *
 	c->ran_ns = c->quantum_ns * 9 / 8;
 	c->off_ns = c->slice_ns - c->ran_ns;
 	c->on_ns = 0;
-	/* Without HRTICK the flag-off wait ends at a tick: half a tick later. */
-	if (!c->hrtick)
+	/*
+	 * Without HRTICK the flag-off wait ends at a tick, half a tick later
+	 * on average; so does the flag-on wait unless preemption is lazy.
+	 */
+	if (!c->hrtick) {
 		c->off_ns += c->tick_ns / 2;
+		if (!c->lazy)
+			c->on_ns = c->tick_ns / 2;
+	}
 	if (custom) {
 		/* The hog keeps its protection: to its own, longer deadline. */
 		c->custom_ns = 2 * c->slice_ns;
@@ -1048,6 +1075,7 @@ FIXTURE_SETUP(protect_wakeup)
 		SKIP(return, "%s", why);
 	c->wakee_policy = variant->wakee_policy;
 	c->fork_wakee = variant->fork_wakee;
+	c->lazy = preempt_lazy();
 	c->keeps = variant->custom_slice || variant->wakee_policy != SCHED_OTHER ||
 		   variant->fork_wakee;
 	why = pw_predict(_metadata, c, variant->custom_slice);
@@ -1189,9 +1217,10 @@ TEST_F_TIMEOUT(protect_wakeup, waits, 120)
 
 	TH_LOG("PROTECT_ELIGIBLE at a wakeup, hog and wakee in %s; hog on cpu%d, wakee's cpu%d",
 	       layout_names[variant->layout], c->hog_cpu, c->wakee_cpu);
-	TH_LOG("HZ=%ld, base_slice %lld ns, quantum %.3f ms, HRTICK %s; the hog runs %.3f ms",
+	TH_LOG("HZ=%ld, base_slice %lld ns, quantum %.3f ms, HRTICK %s, %s preemption",
 	       c->hz, c->slice_ns, c->quantum_ns / 1e6, c->hrtick ? "acts" : "off",
-	       c->ran_ns / 1e6);
+	       c->lazy ? "lazy" : "not lazy");
+	TH_LOG("the hog runs %.3f ms", c->ran_ns / 1e6);
 	if (c->custom_ns)
 		TH_LOG("both asked for %.3f ms slices: off and on wait ~%.3f ms, >= %.3f ms",
 		       c->custom_ns / 1e6, c->off_ns / 1e6, mid / 1e6);
