@@ -7,7 +7,8 @@
 # (group), a --command that is no shell command line, a bad --param, an
 # experiment file's configuration for a kernel line that does not exist,
 # the database workloads without a data disk, a bad data disk size or
-# client count, a bad experiment setting.
+# client count, a bad experiment setting, a guest command line that would
+# end the kernel's parameters or is given to --native.
 # check: uses bench
 . "$(dirname "$0")/lib.sh"
 before=$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)
@@ -37,5 +38,9 @@ expect_refusal "BENCH_OLTP_CLIENTS: 'x' is not a client count" "$SCRIPTS/bench" 
 	--param BENCH_OLTP_CLIENTS=x
 printf 'topology --cpus 4 --sockets 2\ndb yes\nconfig A -\nconfig B NO_WA_IDLE_PREV\n' >"$TMP/db.exp"
 expect_refusal "db.exp:2: db takes no value" "$SCRIPTS/bench" --experiment "$TMP/db.exp"
+expect_refusal "--append 'preempt=full -- x': '--' would end the kernel's parameters" \
+	"$SCRIPTS/bench" --append 'preempt=full -- x'
+expect_refusal "--append is the guest's command line; natively, boot this machine with it" \
+	"$SCRIPTS/bench" --native --append preempt=full
 [ "$(find "$BUILD/bench" -maxdepth 1 2>/dev/null | wc -l)" = "$before" ] ||
 	fail "a refused run left a results directory in $BUILD/bench"

@@ -4,7 +4,7 @@
 # t(.8, 8)) x sqrt(2/5) = 2.02% of a mean of 100); the paired test over
 # rounds chosen when rounds drift together, and then finding a 1% shift
 # that the drift hides from Welch's test; an A/A copy with the same drift
-# not significant.
+# not significant; the preemption model in the header where recorded.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 bin=$TMP/bin
@@ -55,3 +55,9 @@ grep -q '| MDE |' "$TMP/r/report.md" || fail "report.md has no MDE column"
 cat "$TMP/cols" | sed 's/^/# /'
 grep -qE '^\| drift \| m \(s, lower is better\) \| 100 \| [0-9.]+ \(.*\) \| \*\*1\.0(0|1)[0-9]\*\* \([0-9.]+% r\) \|$' "$TMP/cols" ||
 	fail "benchstat columns: no bold ratio of about 1.01 for the shift"
+# The preemption model, where the run recorded one (older runs did not).
+! grep -q preemption "$TMP/r/report.md" || fail "report.md names a preemption model env.tsv lacks"
+printf 'preempt\tfull (dynamic)\n' >>"$TMP/r/env.tsv"
+"$bin/benchstat" report "$TMP/r" >/dev/null || fail "benchstat report failed"
+head -1 "$TMP/r/report.md" | grep -q ', preemption full (dynamic);' ||
+	fail "report.md does not name the preemption model: $(head -1 "$TMP/r/report.md")"

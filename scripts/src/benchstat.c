@@ -428,6 +428,12 @@ static const char *env(const char *key)
 	return "?";
 }
 
+/* Whether env.tsv has @key (results of older runs may lack one). */
+static int known(const char *key)
+{
+	return strcmp(env(key), "?") != 0;
+}
+
 /* A configuration that changes nothing against the baseline: an A/A check. */
 static int is_aa(int i)
 {
@@ -446,7 +452,8 @@ static void write_txt(void)
 	struct row *r;
 	int i;
 
-	fprintf(f, "# kernel %s; %s; %s\n", env("kernel"), env("accel"), env("topology"));
+	fprintf(f, "# kernel %s; %s; %s%s%s\n", env("kernel"), env("accel"), env("topology"),
+		known("preempt") ? "; preemption " : "", known("preempt") ? env("preempt") : "");
 	fprintf(f, "# %s iterations per configuration, configurations in random order each iteration\n",
 		env("iterations"));
 	fprintf(f, "# delta: positive is better (for info rows: change); *delta* = significant,\n");
@@ -512,9 +519,10 @@ static void write_md(void)
 	const struct row *r, *cx;
 	int i, nsig, ntest;
 
-	fprintf(f, "Kernel `%s`, %s, %s; %s iterations, configurations interleaved in a "
+	fprintf(f, "Kernel `%s`, %s, %s%s%s; %s iterations, configurations interleaved in a "
 		"fresh random order each iteration; %s.\n\n", env("kernel"), env("accel"),
-		env("topology"), env("iterations"), env("duration"));
+		env("topology"), known("preempt") ? ", preemption " : "",
+		known("preempt") ? env("preempt") : "", env("iterations"), env("duration"));
 	fprintf(f, "Delta: signed so that positive is better. Significant (**bold**): t-test "
 		"against the baseline (Welch's, or paired over rounds where that has the "
 		"smaller error: p marked r), p adjusted by Benjamini-Hochberg over the "
