@@ -223,6 +223,10 @@ vm_build_cmd() {
 	q_serial_file console "$VM_RUN/console.log"
 	q_serial_file output "$VM_RUN/output.log"
 	q_serial_file status "$VM_RUN/status"
+	# The monitor on a pair of FIFOs (monitor.in, monitor.out), made by
+	# scripts/vm: its state of a guest that froze is read from there.
+	QEMU_CMD+=(-chardev "pipe,id=monitor,path=$(qarg "$VM_RUN/monitor")"
+		-mon "chardev=monitor,mode=readline")
 	if [ -n "${VM_DISK:-}" ]; then
 		q_disk root "$VM_DISK"
 		[ -n "${VM_DATA:-}" ] && q_disk data "$VM_DATA" sw-data
